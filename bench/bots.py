@@ -1,0 +1,64 @@
+"""Bot tournaments: one bot of a level against three of another, with 95% confidence intervals.
+
+    .venv/bin/python -m bench.bots [--games one_card pika] [--n 2000]
+
+The tested bot rotates through the seats. A win is a first place (shared
+firsts count as wins); for El Puteo the tested bot must be the *sole* survivor.
+Guandan plays team against team: see bench/guandan_bots.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from concurrent.futures import ProcessPoolExecutor
+
+from cardgames.bots.driver import play_game
+
+PAIRINGS = [("hard", "easy"), ("normal", "easy"), ("hard", "normal")]
+ONE_VS_THREE_GAMES = ("one_card", "pika", "puteo", "skyjo")
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a win rate."""
+    if n == 0:
+        return 0.0, 0.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def _one_game(args: tuple[str, str, str, int]) -> bool:
+    game, tested, others, seed = args
+    seat = seed % 4
+    levels = [others] * 4
+    levels[seat] = tested
+    _, result = play_game(game, levels, seed=seed)
+    if game == "puteo":
+        return result["winners"] == [seat]
+    return seat in result["winners"]
+
+
+def tournament(game: str, tested: str, others: str, n: int, workers: int = 2) -> tuple[int, int]:
+    jobs = [(game, tested, others, seed) for seed in range(n)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        wins = sum(pool.map(_one_game, jobs, chunksize=25))
+    return wins, n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=list(ONE_VS_THREE_GAMES))
+    parser.add_argument("--n", type=int, default=2000)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    for game in args.games:
+        for tested, others in PAIRINGS:
+            wins, n = tournament(game, tested, others, args.n, args.workers)
+            lo, hi = wilson(wins, n)
+            print(f"{game:<10} {tested:>6} vs 3x {others:<6} {wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]  n={n}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""The engine contract shared by the five games (see docs/engines.md).
+
+Engines are pure Python: no Django, no I/O, no clock, no global random state.
+A state is whatever the engine likes internally, as long as ``dump`` turns it
+into JSON data and ``load`` turns that back into an equal state. ``apply``
+never mutates the state it is given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, ClassVar
+
+JSON = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow right now, or a malformed one.
+
+    ``code`` is a stable machine-readable reason (``not_your_turn``,
+    ``illegal_card``, ``bad_action``, ...); ``message`` is for people.
+    """
+
+    def __init__(self, code: str, message: str = "") -> None:
+        super().__init__(message or code)
+        self.code = code
+        self.message = message or code
+
+    def as_dict(self) -> JSON:
+        return {"code": self.code, "message": self.message}
+
+
+def rng_for(seed: int | str, counter: int) -> random.Random:
+    """A private random generator for the ``counter``-th random event of a game.
+
+    Engines keep ``seed`` and a counter in their state instead of a generator,
+    so states stay small, JSON-serializable and exactly reproducible.
+    """
+    return random.Random(f"{seed}:{counter}")
+
+
+class Engine:
+    """Base class of the five engines; the public methods are the contract."""
+
+    name: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    #: every card code this game can contain (for validation and leak checks)
+    card_codes: ClassVar[frozenset[str]] = frozenset()
+
+    # -- the contract -----------------------------------------------------
+    def new_game(self, num_players: int, seed: int = 0, options: JSON | None = None) -> Any:
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> list[int]:
+        raise NotImplementedError
+
+    def legal_actions(self, state: Any, seat: int) -> list[JSON]:
+        raise NotImplementedError
+
+    def apply(self, state: Any, seat: int, action: JSON) -> tuple[Any, list[JSON]]:
+        raise NotImplementedError
+
+    def view(self, state: Any, seat: int | None) -> JSON:
+        raise NotImplementedError
+
+    def timers(self, state: Any) -> list[JSON]:
+        raise NotImplementedError
+
+    def is_over(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def result(self, state: Any) -> JSON:
+        raise NotImplementedError
+
+    def dump(self, state: Any) -> JSON:
+        raise NotImplementedError
+
+    def load(self, data: JSON) -> Any:
+        raise NotImplementedError
+
+    # -- test hooks used by the conformance harness ------------------------
+    def all_cards(self, state: Any) -> Counter[str]:
+        """Every card in the game, wherever it lies (conservation check)."""
+        raise NotImplementedError
+
+    def visible_cards(self, state: Any, seat: int | None) -> Counter[str]:
+        """The cards the rules let ``seat`` (None: a spectator) see right now.
+
+        The leak check requires that the card codes found anywhere in
+        ``view(state, seat)`` form a sub-multiset of this.
+        """
+        raise NotImplementedError
+
+
+# -- helpers shared by engines ----------------------------------------------
+def check_seat(state_players: int, seat: Any) -> int:
+    """Validate a seat number coming from outside."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state_players:
+        raise IllegalAction("bad_seat", f"Seat {seat!r} is not at this table.")
+    return seat
+
+
+def action_type(action: Any) -> str:
+    """The ``type`` of a wire action, or IllegalAction if it is not an action."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("bad_action", "An action is an object with a 'type'.")
+    return action["type"]
+
+
+def placements_from_scores(keys: list[Any]) -> list[int]:
+    """Competition ranking (1, 2, 2, 4) from sortable keys, lower is better."""
+    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
