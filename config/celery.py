@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from celery import Celery
 
@@ -10,6 +11,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("tapete")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+
+# The embedded file-system broker needs its folders before the first message.
+for folder in {*app.conf.broker_transport_options.values()} if app.conf.broker_url == "filesystem://" else ():
+    if isinstance(folder, str):
+        Path(folder).mkdir(parents=True, exist_ok=True)
 app.autodiscover_tasks()
 
 # Periodic work; each task is idempotent, so a missed or doubled beat is harmless.
