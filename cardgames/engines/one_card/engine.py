@@ -1,0 +1,471 @@
+"""The One Card engine class: public contract first, then one private method per phase.
+
+See the package docstring (``cardgames.engines.one_card``) for the rules summary.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar
+
+from ..base import (
+    JSON,
+    Engine,
+    IllegalAction,
+    action_type,
+    check_seat,
+    placements_from_scores,
+    rng_for,
+)
+from .cards import (
+    ATTACK_AMOUNT,
+    CARD_CODES,
+    CATCH_SECONDS,
+    DECK,
+    HAND_SIZE,
+    NORMAL_RANKS,
+    ORDER,
+    PENALTY,
+    SUITS,
+    TURN_SECONDS,
+    has_playable,
+    most_held_suit,
+    playable,
+    sort_hand,
+)
+from .state import State, as_state
+
+_TIMERS = ("turn", "catch")
+
+
+class OneCardEngine(Engine):
+    """One Card, Playfulo (Korean) rules: docs in ``cardgames/engines/one_card/__init__.py``."""
+
+    name: ClassVar[str] = "one_card"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    card_codes: ClassVar[frozenset[str]] = CARD_CODES
+
+    # -- the contract -----------------------------------------------------
+    def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> State:
+        """Deal (OC-6), pick the starter (OC-8) and the first player (OC-9)."""
+        opts = dict(options or {})
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise IllegalAction("bad_option", "num_players must be an integer")
+        if not self.min_players <= num_players <= self.max_players:
+            raise IllegalAction("bad_option", f"One Card takes 2 to 4 players (OC-1), not {num_players}")
+        hand_size = opts.get("hand_size", HAND_SIZE)
+        if isinstance(hand_size, bool) or not isinstance(hand_size, int) or not 1 <= hand_size <= 13:
+            raise IllegalAction("bad_option", "hand_size must be an integer from 1 to 13")
+        turn_seconds = opts.get("turn_seconds", TURN_SECONDS)
+        if turn_seconds is not None and (
+            isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int | float) or turn_seconds <= 0
+        ):
+            raise IllegalAction("bad_option", "turn_seconds must be a positive number or None")
+
+        # One generator for the whole deal: shuffle, starter reinsertion, first player.
+        rng = rng_for(seed, 0)
+        if opts.get("deck") is not None:
+            deck = _checked_deck(opts["deck"], num_players * hand_size + 1)
+        else:
+            deck = list(DECK)
+            rng.shuffle(deck)
+        hands = tuple(sort_hand(deck[i * hand_size : (i + 1) * hand_size]) for i in range(num_players))
+        stock = deck[num_players * hand_size :]
+        if not any(c[0] in NORMAL_RANKS for c in stock):
+            raise IllegalAction("bad_option", "the stock holds no normal number card for the starter (OC-7)")
+        # OC-8: a special card on top goes back at a uniformly random position until a normal one shows.
+        while stock[0][0] not in NORMAL_RANKS:
+            card = stock.pop(0)
+            stock.insert(rng.randint(0, len(stock)), card)
+        top = stock.pop(0)
+
+        first = opts.get("first_player")
+        if first is None:
+            first = rng.randrange(num_players)
+        elif isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < num_players:
+            raise IllegalAction("bad_option", "first_player must be a seat number")
+
+        s = State.__new__(State)
+        s.n = num_players
+        s.seed = seed
+        s.hands = hands
+        s.stock = tuple(stock)
+        s.spos = 0
+        s.discard = None
+        s.dsize = 0
+        s.top = top
+        s.suit = top[1]  # OC-10
+        s.attack = 0
+        s.direction = 1  # OC-9: ascending seats
+        s.turn = first
+        s.turn_no = 1
+        s.called = 0
+        s.windows = ()
+        s.window_no = 0
+        s.rng = 1
+        s.idle = 0
+        s.over = False
+        s.turn_seconds = turn_seconds
+        s.last = ({"type": "deal", "first": first},)
+        return s
+
+    def to_act(self, state: Any) -> list[int]:
+        """The turn player, plus seats that may call (2 cards or own window) or catch (a window is open)."""
+        s = as_state(state)
+        if s.over:
+            return []
+        if s.windows:
+            return list(range(s.n))  # everyone may catch someone, and owners may call
+        called = s.called
+        return [
+            seat
+            for seat, hand in enumerate(s.hands)
+            if seat == s.turn or (len(hand) == 2 and not called >> seat & 1)
+        ]
+
+    def legal_actions(self, state: Any, seat: int) -> list[JSON]:
+        """OC-60: plays (a 7 once per suit unless it is the last card) or a draw, calls, catches."""
+        s = as_state(state)
+        if s.over or isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+            return []
+        hand = s.hands[seat]
+        out: list[JSON] = []
+        if seat == s.turn:
+            cards = playable(hand, s.top, s.suit, s.attack)
+            if not cards:
+                out.append({"type": "draw"})
+            last = len(hand) == 1
+            for c in cards:
+                if c[0] == "7" and not last:
+                    out.extend({"type": "play", "card": c, "suit": suit} for suit in SUITS)
+                else:
+                    out.append({"type": "play", "card": c})
+        if (len(hand) == 2 and not s.called >> seat & 1) or s.window_of(seat) is not None:
+            out.append({"type": "call_one_card"})
+        for owner, _ in s.windows:
+            if owner != seat:
+                out.append({"type": "catch", "target": owner})
+        return out
+
+    def apply(self, state: Any, seat: int, action: JSON) -> tuple[State, list[JSON]]:
+        s = as_state(state)
+        kind = action_type(action)
+        if s.over:
+            raise IllegalAction("game_over", "The game is over.")
+        check_seat(s.n, seat)
+        if kind == "play":
+            return self._play(s, seat, action)
+        if kind == "draw":
+            return self._draw(s, seat)
+        if kind == "call_one_card":
+            return self._call(s, seat)
+        if kind == "catch":
+            return self._catch(s, seat, action)
+        if kind == "timeout":
+            return self._timeout(s, seat, action)
+        raise IllegalAction("bad_action", f"Unknown action type {kind!r}.")
+
+    def view(self, state: Any, seat: int | None) -> JSON:
+        """What ``seat`` sees (OC-50 – OC-54); each visible card appears once."""
+        s = as_state(state)
+        if seat is not None:
+            check_seat(s.n, seat)
+        counts = [len(h) for h in s.hands]
+        out: JSON = {
+            "seat": seat,
+            "players": s.n,
+            "hand": list(s.hands[seat]) if seat is not None else None,
+            "counts": counts,
+            "top": s.top,
+            "suit": s.suit,
+            "attack": {"rank": s.top[0], "amount": s.attack} if s.attack else None,
+            "direction": s.direction,
+            "turn": s.turn,
+            "turn_no": s.turn_no,
+            "called": [bool(s.called >> i & 1) for i in range(s.n)],
+            "windows": [{"seat": owner, "id": f"catch:{k}"} for owner, k in s.windows],
+            "stock": s.stock_size(),
+            "discard": s.dsize + 1,
+            "timers": self.timers(s),
+            "last": [_public_event(e) for e in s.last],
+            "over": s.over,
+        }
+        if s.over:
+            # OC-54: every hand is revealed; the viewer's own stays in "hand" only (no card twice).
+            out["hands"] = [None if i == seat else list(h) for i, h in enumerate(s.hands)]
+            out["result"] = self.result(s)
+        return out
+
+    def timers(self, state: Any) -> list[JSON]:
+        """The turn timer (unless ``turn_seconds`` is None) and one 5 s timer per open catch window."""
+        s = as_state(state)
+        if s.over:
+            return []
+        out: list[JSON] = []
+        if s.turn_seconds is not None:
+            out.append({"id": f"turn:{s.turn_no}", "name": "turn", "seat": s.turn, "seconds": s.turn_seconds})
+        for owner, k in s.windows:
+            out.append({"id": f"catch:{k}", "name": "catch", "seat": owner, "seconds": CATCH_SECONDS})
+        return out
+
+    def is_over(self, state: Any) -> bool:
+        return as_state(state).over
+
+    def result(self, state: Any) -> JSON:
+        """OC-33/OC-66: ranked by cards left, fewest first, ties share (the winner holds 0)."""
+        s = as_state(state)
+        if not s.over:
+            raise IllegalAction("not_over", "The game is not over.")
+        scores = [len(h) for h in s.hands]
+        placements = placements_from_scores(scores)
+        return {
+            "placements": placements,
+            "winners": [i for i, p in enumerate(placements) if p == 1],
+            "scores": scores,
+        }
+
+    def dump(self, state: Any) -> JSON:
+        return as_state(state).dump()
+
+    def load(self, data: JSON) -> State:
+        return State.load(data)
+
+    # -- test hooks -------------------------------------------------------
+    def all_cards(self, state: Any) -> Counter[str]:
+        s = as_state(state)
+        found: Counter[str] = Counter(s.stock[s.spos :])
+        found.update(s.discard_list())
+        found[s.top] += 1
+        for h in s.hands:
+            found.update(h)
+        return found
+
+    def visible_cards(self, state: Any, seat: int | None) -> Counter[str]:
+        s = as_state(state)
+        seen: Counter[str] = Counter([s.top])
+        if s.over:
+            for h in s.hands:
+                seen.update(h)
+        elif seat is not None:
+            seen.update(s.hands[seat])
+        return seen
+
+    # -- phases -----------------------------------------------------------
+    def _play(self, s: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
+        if seat != s.turn:
+            raise IllegalAction("not_your_turn", "It is not your turn.")
+        card = action.get("card")
+        if not isinstance(card, str) or card not in CARD_CODES:
+            raise IllegalAction("bad_action", f"{card!r} is not a card code.")
+        hand = s.hands[seat]
+        if card not in hand:
+            raise IllegalAction("illegal_card", f"{card} is not in your hand.")
+        if s.attack and card[0] != s.top[0]:
+            raise IllegalAction("illegal_card", f"Only a {s.top[0]} answers this attack (OC-15).")
+        if not s.attack and card[1] != s.suit and card[0] != s.top[0]:
+            raise IllegalAction("illegal_card", f"{card} matches neither the suit nor the rank (OC-11).")
+        suit = action.get("suit")
+        last = len(hand) == 1
+        if card[0] == "7" and not last:
+            if not isinstance(suit, str) or suit not in SUITS:
+                raise IllegalAction("bad_action", "A 7 declares a suit: S, H, D or C (OC-22).")
+        elif suit is not None:
+            raise IllegalAction("bad_action", "Only a 7 that is not the last card declares a suit.")
+        return self._do_play(s, seat, card, suit, [])
+
+    def _do_play(
+        self, s: State, seat: int, card: str, suit: str | None, events: list[JSON]
+    ) -> tuple[State, list[JSON]]:
+        """OC-61: remove, discard, active suit, win check, effect, One Card check, pass the turn."""
+        new = s.copy()
+        hand = s.hands[seat]
+        rest = tuple(c for c in hand if c != card)
+        hands = list(s.hands)
+        hands[seat] = rest
+        new.hands = tuple(hands)
+        new.discard = (s.top, s.discard)
+        new.dsize = s.dsize + 1
+        new.top = card
+        new.suit = card[1]
+        event: JSON = {"type": "play", "seat": seat, "card": card}
+        events.append(event)
+        new.idle = 0
+        if not rest:  # OC-31/OC-32: instant win, no effect; OC-42: windows close with the game
+            new.over = True
+            new.windows = ()
+            new.attack = 0
+            events.append({"type": "game_over", "winner": seat})
+            new.last = tuple(events)
+            return new, events
+        rank = card[0]
+        n = s.n
+        step = 1
+        if rank == "7":
+            assert suit is not None
+            new.suit = suit  # OC-13, OC-22
+            event["suit"] = suit
+        elif rank == "J":
+            step = 0 if n == 2 else 2  # OC-23, OC-62
+        elif rank == "Q":
+            if n > 2:  # OC-24: with two players a reverse changes nothing
+                new.direction = -s.direction
+        elif rank in ATTACK_AMOUNT:
+            new.attack = s.attack + ATTACK_AMOUNT[rank]  # OC-25 – OC-27
+        if len(rest) == 1 and not s.called >> seat & 1:
+            # OC-38: a forgotten call opens a catch window for this seat.
+            new.window_no = s.window_no + 1
+            new.windows = _sorted_windows(s.windows, seat, new.window_no)
+            events.append({"type": "window", "seat": seat, "id": f"catch:{new.window_no}"})
+        new.turn = (seat + step * new.direction) % n
+        new.turn_no = s.turn_no + 1
+        new.last = tuple(events)
+        return new, events
+
+    def _draw(self, s: State, seat: int) -> tuple[State, list[JSON]]:
+        if seat != s.turn:
+            raise IllegalAction("not_your_turn", "It is not your turn.")
+        if has_playable(s.hands[seat], s.top, s.suit, s.attack):
+            raise IllegalAction("has_playable_card", "Drawing is disabled while you hold a legal card (OC-17).")
+        return self._do_draw(s, seat, [])
+
+    def _do_draw(self, s: State, seat: int, events: list[JSON]) -> tuple[State, list[JSON]]:
+        """OC-18/OC-19/OC-28/OC-29: draw 1 or the attack, the attack ends, the turn passes."""
+        new = s.copy()
+        amount = s.attack or 1
+        cards = _take(new, amount, events)
+        events.append({"type": "draw", "seat": seat, "cards": cards, "count": len(cards)})
+        new.attack = 0
+        if cards:
+            _grow(new, seat, cards)
+            new.idle = 0
+        else:
+            new.idle = s.idle + 1
+            if new.idle >= s.n:  # OC-66: a full lap with no play and no card drawn
+                new.over = True
+                new.windows = ()
+                events.append({"type": "game_over", "blocked": True})
+                new.last = tuple(events)
+                return new, events
+        new.turn = (seat + new.direction) % s.n
+        new.turn_no = s.turn_no + 1
+        new.last = tuple(events)
+        return new, events
+
+    def _call(self, s: State, seat: int) -> tuple[State, list[JSON]]:
+        """OC-36/OC-37/OC-40: pre-call at 2 cards, or call inside one's own window."""
+        new = s.copy()
+        if s.window_of(seat) is not None:
+            new.windows = tuple(w for w in s.windows if w[0] != seat)
+        elif s.called >> seat & 1:
+            raise IllegalAction("already_called", "You have already called One Card.")
+        elif len(s.hands[seat]) != 2:
+            raise IllegalAction("no_window", "One Card can be called at 2 cards or in your catch window.")
+        new.called = s.called | 1 << seat
+        events: list[JSON] = [{"type": "call_one_card", "seat": seat}]
+        new.last = tuple(events)
+        return new, events
+
+    def _catch(self, s: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
+        """OC-38/OC-41/OC-43/OC-45: first catch wins, 2 penalty cards, the turn is untouched."""
+        target = action.get("target")
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < s.n:
+            raise IllegalAction("bad_action", f"Catch target {target!r} is not a seat.")
+        if target == seat:
+            raise IllegalAction("bad_target", "You cannot catch yourself.")
+        if s.window_of(target) is None:
+            raise IllegalAction("no_window", f"Seat {target} has no open catch window (OC-43).")
+        new = s.copy()
+        new.windows = tuple(w for w in s.windows if w[0] != target)
+        events: list[JSON] = [{"type": "catch", "seat": seat, "target": target}]
+        cards = _take(new, PENALTY, events)
+        events.append({"type": "penalty", "seat": target, "cards": cards, "count": len(cards)})
+        if cards:
+            _grow(new, target, cards)
+        new.last = tuple(events)
+        return new, events
+
+    def _timeout(self, s: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
+        timer = action.get("timer")
+        if timer not in _TIMERS:
+            raise IllegalAction("bad_action", f"Unknown timer {timer!r}.")
+        events: list[JSON] = [{"type": "timeout", "seat": seat, "timer": timer}]
+        if timer == "catch":
+            # OC-41: a window that lapses leaves its owner safe.
+            if s.window_of(seat) is None:
+                raise IllegalAction("no_window", "No catch window of this seat is open.")
+            new = s.copy()
+            new.windows = tuple(w for w in s.windows if w[0] != seat)
+            new.last = tuple(events)
+            return new, events
+        if s.turn_seconds is None:
+            raise IllegalAction("no_timer", "This game has no turn timer.")
+        if seat != s.turn:
+            raise IllegalAction("not_your_turn", "It is not this seat's turn.")
+        # OC-48: the first legal card in hand order (a 7 names the suit held most), else draw.
+        hand = s.hands[seat]
+        cards = playable(hand, s.top, s.suit, s.attack)
+        if not cards:
+            return self._do_draw(s, seat, events)
+        card = cards[0]
+        suit = None
+        if card[0] == "7" and len(hand) > 1:
+            suit = most_held_suit(c for c in hand if c != card)
+        return self._do_play(s, seat, card, suit, events)
+
+
+# -- pure helpers -----------------------------------------------------------
+def _checked_deck(deck: Any, minimum: int) -> list[str]:
+    if not isinstance(deck, list | tuple) or not all(isinstance(c, str) and c in CARD_CODES for c in deck):
+        raise IllegalAction("bad_option", "deck must be a list of card codes")
+    if len(set(deck)) != len(deck):
+        raise IllegalAction("bad_option", "deck holds a card twice")
+    if len(deck) < minimum:
+        raise IllegalAction("bad_option", f"deck needs at least {minimum} cards")
+    return list(deck)
+
+
+def _sorted_windows(windows: tuple[tuple[int, int], ...], seat: int, number: int) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted((*(w for w in windows if w[0] != seat), (seat, number))))
+
+
+def _take(new: State, amount: int, events: list[JSON]) -> list[str]:
+    """Take up to ``amount`` cards from the stock of ``new`` (a fresh copy), reshuffling as OC-20/OC-21."""
+    cards: list[str] = []
+    while len(cards) < amount:
+        avail = len(new.stock) - new.spos
+        if not avail:
+            if not new.dsize:
+                break  # OC-21: the shortfall is forgiven
+            pile = new.discard_list()
+            rng_for(new.seed, new.rng).shuffle(pile)
+            new.rng += 1
+            new.stock = tuple(pile)
+            new.spos = 0
+            new.discard = None
+            new.dsize = 0
+            events.append({"type": "reshuffle", "count": len(pile)})
+            continue
+        k = min(amount - len(cards), avail)
+        cards.extend(new.stock[new.spos : new.spos + k])
+        new.spos += k
+    return cards
+
+
+def _grow(new: State, seat: int, cards: list[str]) -> None:
+    """Add cards to a hand: OC-37 clears the call flag, OC-42 closes the seat's window."""
+    hands = list(new.hands)
+    hands[seat] = tuple(sorted((*hands[seat], *cards), key=ORDER.__getitem__))
+    new.hands = tuple(hands)
+    if new.called >> seat & 1:
+        new.called &= ~(1 << seat)
+    if new.windows:
+        new.windows = tuple(w for w in new.windows if w[0] != seat)
+
+
+def _public_event(event: JSON) -> JSON:
+    """OC-52: others see counts only; the drawer's cards are already in its hand, the played card is the top."""
+    kind = event["type"]
+    if kind in ("draw", "penalty", "play"):
+        return {k: v for k, v in event.items() if k not in ("cards", "card")}
+    return event
