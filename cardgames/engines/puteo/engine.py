@@ -1,0 +1,518 @@
+"""The El Puteo engine (see the package docstring for the rules summary, options and phases)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar
+
+from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores, rng_for
+from .cards import (
+    BLIND_ROUND,
+    CARD_CODES,
+    CARDS_PER_ROUND,
+    CODE_TO_ID,
+    CODES,
+    ROUNDS,
+    full_deck,
+    trick_winner,
+)
+from .state import BID, OVER, PAUSE, PHASE_NAMES, PLAY, REVEAL, Config, State, dump_state, load_state
+
+CLASSIC_MAX = 8  # PT-2
+BIG_MAX = 12  # PT-3
+REVEAL_SECONDS = 10  # PT-33
+PAUSE_SECONDS = 6  # PT-45
+DEFAULT_TURN_SECONDS = 30  # PT-40
+TABLE_TIMERS = ("reveal", "pause")
+_READY: JSON = {"type": "ready"}
+
+
+class PuteoEngine(Engine):
+    name: ClassVar[str] = "puteo"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = BIG_MAX
+    card_codes: ClassVar[frozenset[str]] = CARD_CODES
+
+    # -- the contract -----------------------------------------------------
+    def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> State:
+        opts = dict(options or {})
+        n = num_players
+        if isinstance(n, bool) or not isinstance(n, int) or not self.min_players <= n <= BIG_MAX:
+            raise IllegalAction("bad_players", f"El Puteo seats 2 to {BIG_MAX} players, not {n!r}.")
+        mode = opts.get("mode")
+        if mode is None:
+            mode = "classic" if n <= CLASSIC_MAX else "big"
+        if mode not in ("classic", "big"):
+            raise IllegalAction("bad_options", f"mode must be 'classic' or 'big', not {mode!r}.")
+        if mode == "classic" and n > CLASSIC_MAX:
+            raise IllegalAction(
+                "too_many_players", f"Classic mode seats 2 to {CLASSIC_MAX} players; use mode 'big' for up to 12."
+            )
+        lives = opts.get("lives", 5)
+        if lives not in (3, 5) or isinstance(lives, bool):
+            raise IllegalAction("bad_options", f"lives must be 5 or 3, not {lives!r}.")
+        turn_seconds = opts.get("turn_seconds", DEFAULT_TURN_SECONDS)
+        if turn_seconds is not None and (
+            isinstance(turn_seconds, bool) or not isinstance(turn_seconds, (int, float)) or turn_seconds <= 0
+        ):
+            raise IllegalAction("bad_options", f"turn_seconds must be positive or None, not {turn_seconds!r}.")
+        start_round = opts.get("start_round", 1)
+        if isinstance(start_round, bool) or start_round not in range(1, ROUNDS + 1):
+            raise IllegalAction("bad_options", f"start_round must be 1..9, not {start_round!r}.")
+        start_lives = opts.get("start_lives")
+        if start_lives is None:
+            lives_t = (lives,) * n
+        else:
+            if (
+                not isinstance(start_lives, (list, tuple))
+                or len(start_lives) != n
+                or any(isinstance(x, bool) or x not in range(lives + 1) for x in start_lives)
+                or sum(1 for x in start_lives if x) < 2
+            ):
+                raise IllegalAction(
+                    "bad_options", f"start_lives must give 0..{lives} lives to each of {n} seats, two alive."
+                )
+            lives_t = tuple(start_lives)
+        deck = self._deck_option(opts.get("deck"), mode, n, start_round)
+        live = [s for s in range(n) if lives_t[s]]
+        dealer = opts.get("first_dealer")
+        if dealer is None:
+            dealer = rng_for(seed, 0).choice(live)  # PT-15
+        elif isinstance(dealer, bool) or dealer not in live:
+            raise IllegalAction("bad_options", f"first_dealer must be a live seat, not {dealer!r}.")
+        st = State.__new__(State)
+        st.cfg = Config(n, seed, mode, lives, turn_seconds, deck)
+        st.round = start_round
+        st.dealer = dealer
+        st.lives = lives_t
+        st.elim = tuple(-1 if x else 0 for x in lives_t)
+        st.step = 0
+        self._deal(st)
+        return st
+
+    def to_act(self, state: State) -> list[int]:
+        phase = state.phase
+        if phase == BID or phase == PLAY:
+            return [state.turn]
+        if phase == OVER:
+            return []
+        ready = state.ready
+        return [s for s, life in enumerate(state.lives) if life and not ready >> s & 1]
+
+    def legal_actions(self, state: State, seat: int) -> list[JSON]:
+        if type(seat) is not int or not 0 <= seat < state.cfg.n:
+            check_seat(state.cfg.n, seat)
+        phase = state.phase
+        if phase == PLAY:
+            if seat != state.turn:
+                return []
+            out: list[JSON] = []
+            last = -1
+            for card in state.hands[seat]:
+                if card != last:  # two equal cards (big mode) are one action
+                    out.append({"type": "play", "card": CODES[card]})
+                    last = card
+            return out
+        if phase == BID:
+            if seat != state.turn:
+                return []
+            forbidden = self._forbidden(state)
+            return [{"type": "bid", "k": k} for k in range(CARDS_PER_ROUND[state.round] + 1) if k != forbidden]
+        if phase == OVER or not state.lives[seat] or state.ready >> seat & 1:
+            return []
+        return [dict(_READY)]
+
+    def apply(self, state: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
+        if type(action) is not dict:
+            raise IllegalAction("bad_action", "An action is an object with a 'type'.")
+        kind = action.get("type")
+        if kind == "play":
+            return self._apply_play(state, seat, action)
+        if kind == "bid":
+            return self._apply_bid(state, seat, action)
+        if kind == "ready":
+            return self._apply_ready(state, seat)
+        if kind == "timeout":
+            return self._apply_timeout(state, seat, action)
+        raise IllegalAction("bad_action", f"Unknown action type {kind!r}.")
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        cfg = state.cfg
+        if seat is not None:
+            check_seat(cfg.n, seat)
+        r = state.round
+        n_r = CARDS_PER_ROUND[r]
+        phase = state.phase
+        blind = r == BLIND_ROUND
+        playing = seat is not None and state.lives[seat] > 0
+        hand: list[str] = []
+        blind_cards: list[str | None] | None = None
+        if blind and phase in (REVEAL, BID):
+            # PT-31, PT-47, PT-48: others' cards only, never one's own; nothing for spectators
+            blind_cards = [
+                CODES[h[0]] if playing and s != seat and h else None for s, h in enumerate(state.hands)
+            ]
+        elif playing and seat is not None:
+            hand = [CODES[c] for c in state.hands[seat]]
+        bid_order = self._bid_order(state)
+        view: JSON = {
+            "seat": seat,
+            "game": "puteo",
+            "mode": cfg.mode,
+            "round": r,
+            "rounds": ROUNDS,
+            "cards_per_player": n_r,
+            "blind": blind,
+            "phase": PHASE_NAMES[phase],
+            "dealer": state.dealer,
+            "bid_order": bid_order,
+            "leader": self._leader(state),
+            "turn": state.turn if phase in (BID, PLAY) else None,
+            "to_act": self.to_act(state),
+            "lives": list(state.lives),
+            "start_lives": cfg.lives,
+            "alive": [life > 0 for life in state.lives],
+            "eliminated_in": [None if e < 0 else e for e in state.elim],
+            "bids": [None if b < 0 else b for b in state.bids],
+            "tricks_won": list(state.won),
+            "forbidden_bid": self._forbidden(state) if phase == BID and state.turn == state.dealer else None,
+            "hand": hand,
+            "hand_counts": [len(h) for h in state.hands],
+            "own_card_hidden": blind and playing and phase in (REVEAL, BID),
+            "blind_cards": blind_cards,
+            "current_trick": [{"seat": s, "card": CODES[c]} for s, c in state.trick],
+            "tricks": [
+                {"winner": w, "cards": [{"seat": s, "card": CODES[c]} for s, c in trick]} for w, trick in state.done
+            ],
+            "ready": [s for s in range(cfg.n) if state.ready >> s & 1],
+            "turn_seconds": cfg.turn_seconds,
+        }
+        if phase in (PAUSE, OVER):
+            view["missed"] = [s for s in bid_order if state.bids[s] != state.won[s]]  # PT-35
+        if phase == OVER:
+            view["result"] = self.result(state)
+        return view
+
+    def timers(self, state: State) -> list[JSON]:
+        phase = state.phase
+        if phase == BID or phase == PLAY:
+            seconds = state.cfg.turn_seconds
+            if seconds is None:
+                return []
+            return [{"id": f"turn:{state.step}", "name": "turn", "seat": state.turn, "seconds": seconds}]
+        if phase == REVEAL:
+            return [{"id": f"reveal:{state.round}", "name": "reveal", "seat": None, "seconds": REVEAL_SECONDS}]
+        if phase == PAUSE:
+            return [{"id": f"pause:{state.round}", "name": "pause", "seat": None, "seconds": PAUSE_SECONDS}]
+        return []
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def result(self, state: State) -> JSON:
+        """Placements by PT-39, winners = the seats placed first, scores = lives.
+
+        ``no_winner`` is true when the last live players fell together (PT-36): the game has no
+        winner, and those players share 1st place for the platform (PT-39), so ``winners`` (the
+        first-placed seats, as the engine contract requires) lists them; ``survivors`` is empty.
+        """
+        if state.phase != OVER:
+            raise IllegalAction("not_over", "The game is not over yet.")
+        keys: list[tuple[int, int]] = []
+        for life, elim in zip(state.lives, state.elim, strict=True):
+            keys.append((0, -life) if life > 0 else (1, -elim))
+        places = placements_from_scores(keys)
+        survivors = [s for s, life in enumerate(state.lives) if life > 0]
+        return {
+            "placements": places,
+            "winners": [s for s, p in enumerate(places) if p == 1],
+            "scores": list(state.lives),
+            "survivors": survivors,
+            "no_winner": not survivors,
+            "rounds_played": state.round,
+        }
+
+    def dump(self, state: State) -> JSON:
+        return dump_state(state)
+
+    def load(self, data: JSON) -> State:
+        return load_state(data)
+
+    # -- test hooks --------------------------------------------------------
+    def all_cards(self, state: State) -> Counter[str]:
+        found: Counter[str] = Counter(CODES[c] for c in state.stock)
+        for hand in state.hands:
+            found.update(CODES[c] for c in hand)
+        found.update(CODES[c] for _, c in state.trick)
+        for _, trick in state.done:
+            found.update(CODES[c] for _, c in trick)
+        return found
+
+    def visible_cards(self, state: State, seat: int | None) -> Counter[str]:
+        seen: Counter[str] = Counter(CODES[c] for _, c in state.trick)
+        for _, trick in state.done:
+            seen.update(CODES[c] for _, c in trick)
+        if seat is None or not state.lives[seat]:
+            return seen  # spectators and eliminated players: public cards only (PT-48)
+        if state.round == BLIND_ROUND:
+            for s, hand in enumerate(state.hands):
+                if s != seat:
+                    seen.update(CODES[c] for c in hand)  # PT-47: the others' cards, never one's own
+        else:
+            seen.update(CODES[c] for c in state.hands[seat])  # PT-46
+        return seen
+
+    # -- actions -----------------------------------------------------------
+    def _apply_play(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
+        if type(seat) is not int or not 0 <= seat < state.cfg.n:
+            check_seat(state.cfg.n, seat)
+        card = action.get("card")
+        cid = CODE_TO_ID.get(card) if type(card) is str else None
+        if cid is None:
+            raise IllegalAction("bad_action", f"PLAY needs a card code like '1O', not {card!r}.")
+        if state.phase != PLAY:
+            self._wrong_phase(state, "play")
+        if seat != state.turn:
+            raise IllegalAction("not_your_turn", f"It is seat {state.turn}'s turn to play.")
+        if cid not in state.hands[seat]:
+            raise IllegalAction("illegal_card", f"{card} is not in your hand.")
+        new = state.clone()
+        new.step += 1
+        events: list[JSON] = []
+        self._play_card(new, seat, cid, events, False)
+        return new, events
+
+    def _apply_bid(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
+        if type(seat) is not int or not 0 <= seat < state.cfg.n:
+            check_seat(state.cfg.n, seat)
+        k = action.get("k")
+        if type(k) is not int:
+            raise IllegalAction("bad_action", f"BID needs an integer k, not {k!r}.")
+        if state.phase != BID:
+            self._wrong_phase(state, "bid")
+        if seat != state.turn:
+            raise IllegalAction("not_your_turn", f"It is seat {state.turn}'s turn to bid.")
+        n_r = CARDS_PER_ROUND[state.round]
+        if not 0 <= k <= n_r:
+            raise IllegalAction("bad_bid", f"A bid is 0..{n_r} this round.")
+        if k == self._forbidden(state):
+            raise IllegalAction("forbidden_bid", f"The dealer may not bid {k}: the bids would add up to {n_r}.")
+        new = state.clone()
+        new.step += 1
+        events: list[JSON] = []
+        self._bid(new, seat, k, events)
+        return new, events
+
+    def _apply_ready(self, state: State, seat: Any) -> tuple[State, list[JSON]]:
+        if type(seat) is not int or not 0 <= seat < state.cfg.n:
+            check_seat(state.cfg.n, seat)
+        if state.phase not in (REVEAL, PAUSE):
+            self._wrong_phase(state, "ready")
+        if not state.lives[seat]:
+            raise IllegalAction("not_your_turn", "Eliminated players only watch.")
+        if state.ready >> seat & 1:
+            raise IllegalAction("already_ready", "You are already ready.")
+        new = state.clone()
+        new.step += 1
+        new.ready = state.ready | 1 << seat
+        events: list[JSON] = [{"type": "ready", "seat": seat}]
+        if all(new.ready >> s & 1 for s, life in enumerate(new.lives) if life):
+            self._end_table_phase(new, events)
+        return new, events
+
+    def _apply_timeout(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
+        timer = action.get("timer")
+        if timer not in ("turn", *TABLE_TIMERS):
+            raise IllegalAction("bad_action", f"Unknown timer {timer!r}.")
+        if state.phase == OVER:
+            raise IllegalAction("game_over", "The game is over.")
+        pending = self.timers(state)
+        if not pending or pending[0]["name"] != timer:
+            raise IllegalAction("no_timer", f"No {timer} deadline is running.")
+        if timer in TABLE_TIMERS:
+            if seat is not None:
+                raise IllegalAction("bad_seat", f"The {timer} timer is table-wide: apply it for seat None.")
+        else:
+            check_seat(state.cfg.n, seat)
+            if seat != state.turn:
+                raise IllegalAction("not_your_turn", f"The running turn timer is seat {state.turn}'s.")
+        new = state.clone()
+        new.step += 1
+        events: list[JSON] = [{"type": "timeout", "timer": timer, "seat": seat}]
+        if timer in TABLE_TIMERS:
+            self._end_table_phase(new, events)
+        elif state.phase == BID:  # PT-41: bid 0, or 1 if 0 is forbidden
+            self._bid(new, seat, 1 if self._forbidden(state) == 0 else 0, events)
+        else:  # PT-42, PT-43: the first card in hand order, the weakest
+            self._play_card(new, seat, state.hands[seat][0], events, True)
+        return new, events
+
+    # -- phases (they mutate ``st``, a fresh clone owned by ``apply``) ------
+    def _deal(self, st: State) -> None:
+        """PT-12: deal the round to the live seats in ascending order, n cards each, in blocks."""
+        cfg = st.cfg
+        n_r = CARDS_PER_ROUND[st.round]
+        if cfg.deck is not None:
+            order: list[int] | tuple[int, ...] = cfg.deck
+        else:
+            shuffled = list(full_deck(cfg.mode))
+            rng_for(cfg.seed, st.round).shuffle(shuffled)
+            order = shuffled
+        hands: list[tuple[int, ...]] = []
+        pos = 0
+        for life in st.lives:
+            if life:
+                hands.append(tuple(sorted(order[pos : pos + n_r])))
+                pos += n_r
+            else:
+                hands.append(())
+        st.hands = tuple(hands)
+        st.stock = tuple(order[pos:])
+        st.bids = (-1,) * cfg.n
+        st.won = (0,) * cfg.n
+        st.trick = ()
+        st.done = ()
+        st.ready = 0
+        if st.round == BLIND_ROUND:
+            st.phase = REVEAL  # PT-31: the reveal comes before bidding
+            st.turn = -1
+        else:
+            st.phase = BID
+            st.turn = _next_live(st.lives, st.dealer)  # PT-17
+
+    def _end_table_phase(self, st: State, events: list[JSON]) -> None:
+        st.ready = 0
+        if st.phase == REVEAL:  # PT-T08: bidding opens after the reveal, after the dealer
+            st.phase = BID
+            st.turn = _next_live(st.lives, st.dealer)
+            events.append({"type": "bidding_opens", "turn": st.turn})
+            return
+        # PT-44: the next round starts; PT-14, PT-16: the deal passes to the next live seat
+        st.round += 1
+        st.dealer = _next_live(st.lives, st.dealer)
+        self._deal(st)
+        events.append({"type": "deal", "round": st.round, "dealer": st.dealer})
+
+    def _bid(self, st: State, seat: int, k: int, events: list[JSON]) -> None:
+        bids = list(st.bids)
+        bids[seat] = k
+        st.bids = tuple(bids)
+        events.append({"type": "bid", "seat": seat, "k": k})
+        if seat != st.dealer:
+            st.turn = _next_live(st.lives, seat)
+            return
+        st.phase = PLAY
+        st.turn = _next_live(st.lives, _next_live(st.lives, st.dealer))  # PT-18, PT-19
+        if st.round == BLIND_ROUND:  # PT-34: the cards are played automatically in trick order
+            while st.phase == PLAY:
+                self._play_card(st, st.turn, st.hands[st.turn][0], events, True)
+
+    def _play_card(self, st: State, seat: int, card: int, events: list[JSON], auto: bool) -> None:
+        hand = st.hands[seat]
+        i = hand.index(card)
+        hands = list(st.hands)
+        hands[seat] = hand[:i] + hand[i + 1 :]
+        st.hands = tuple(hands)
+        trick = (*st.trick, (seat, card))
+        events.append({"type": "play", "seat": seat, "card": CODES[card], "auto": auto})
+        nxt = _next_live(st.lives, seat)
+        if nxt != trick[0][0]:
+            st.trick = trick
+            st.turn = nxt
+            return
+        winner = trick_winner(trick)  # PT-8, PT-28
+        won = list(st.won)
+        won[winner] += 1
+        st.won = tuple(won)
+        st.done = (*st.done, (winner, trick))
+        st.trick = ()
+        events.append({"type": "trick", "winner": winner})
+        if hands[winner]:
+            st.turn = winner  # PT-29
+        else:
+            self._end_round(st, events)
+
+    def _end_round(self, st: State, events: list[JSON]) -> None:
+        """PT-35–PT-38: exact bids are safe, any miss costs one life; elimination; game end."""
+        lives = list(st.lives)
+        elim = list(st.elim)
+        lost: list[int] = []
+        out: list[int] = []
+        for s, life in enumerate(lives):
+            if life and st.bids[s] != st.won[s]:
+                lives[s] = life - 1
+                lost.append(s)
+                if life == 1:
+                    elim[s] = st.round
+                    out.append(s)
+        st.lives = tuple(lives)
+        st.elim = tuple(elim)
+        st.turn = -1
+        events.append({"type": "round_end", "round": st.round, "lost_life": lost, "eliminated": out})
+        if sum(1 for life in lives if life) <= 1 or st.round == ROUNDS:
+            st.phase = OVER
+            events.append({"type": "game_over"})
+        else:
+            st.phase = PAUSE
+            st.ready = 0
+
+    # -- helpers -----------------------------------------------------------
+    def _forbidden(self, state: State) -> int | None:
+        """PT-22, PT-32: the dealer's forbidden bid when it is the dealer's turn, else None."""
+        if state.phase != BID or state.turn != state.dealer or state.round == BLIND_ROUND:
+            return None
+        n_r = CARDS_PER_ROUND[state.round]
+        f = n_r - sum(b for b in state.bids if b > 0)
+        return f if 0 <= f <= n_r else None
+
+    def _bid_order(self, state: State) -> list[int]:
+        """PT-17: from the seat after the dealer round to the dealer (of the round just played
+        in the pause and at the end)."""
+        n = state.cfg.n
+        seats = [(state.dealer + i) % n for i in range(1, n + 1)]
+        if state.phase in (PAUSE, OVER):
+            return [s for s in seats if state.bids[s] >= 0]
+        return [s for s in seats if state.lives[s]]
+
+    def _leader(self, state: State) -> int | None:
+        """Who leads (or led) the current trick; before play, who will lead the first one."""
+        if state.phase == PLAY:
+            return state.trick[0][0] if state.trick else state.turn
+        if state.phase in (REVEAL, BID):
+            return _next_live(state.lives, _next_live(state.lives, state.dealer))
+        return None
+
+    def _wrong_phase(self, state: State, kind: str) -> None:
+        if state.phase == OVER:
+            raise IllegalAction("game_over", "The game is over.")
+        if kind == "play" and state.round == BLIND_ROUND:
+            raise IllegalAction("wrong_phase", "Blind-round cards are played automatically (PT-34).")
+        raise IllegalAction("wrong_phase", f"No {kind} now: the table is in the {PHASE_NAMES[state.phase]} phase.")
+
+    @staticmethod
+    def _deck_option(deck: Any, mode: str, n: int, start_round: int) -> tuple[int, ...] | None:
+        if deck is None:
+            return None
+        if not isinstance(deck, (list, tuple)) or any(type(c) is not str or c not in CODE_TO_ID for c in deck):
+            raise IllegalAction("bad_options", "deck must be a list of card codes like '1O', '12E'.")
+        cards = tuple(CODE_TO_ID[c] for c in deck)
+        copies = 2 if mode == "big" else 1
+        if any(count > copies for count in Counter(cards).values()):
+            raise IllegalAction("bad_options", f"deck holds a card more than {copies} time(s) in {mode} mode.")
+        need = n * max(CARDS_PER_ROUND[start_round:])
+        if len(cards) < need:
+            raise IllegalAction("bad_options", f"deck needs at least {need} cards for {n} players.")
+        return cards
+
+
+def _next_live(lives: tuple[int, ...], seat: int) -> int:
+    """The next live seat after ``seat`` in table order (ascending, wrapping), PT-15, PT-16."""
+    n = len(lives)
+    s = seat + 1
+    for _ in range(n):
+        if s == n:
+            s = 0
+        if lives[s]:
+            return s
+        s += 1
+    return seat
