@@ -1,0 +1,43 @@
+"""Celery tasks of the economy: thin, by id, safe to run twice (docs/economy.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from celery.schedules import crontab
+
+from .errors import EconomyError
+from .models import Pot
+
+# Merge into config/celery.py: app.conf.beat_schedule.update(BEAT_SCHEDULE)
+BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "economy-audit-ledger": {"task": "economy.audit_ledger", "schedule": crontab(minute=17)},
+}
+
+
+@shared_task(name="economy.cancel_pot", bind=True, max_retries=5, default_retry_delay=5)
+def cancel_pot_task(self: Any, pot_id: int) -> int:
+    """Cancel a buy-in pot that did not fill and refund every entry once (PF-18).
+
+    Safe to run twice, concurrently or after a crash (``cancel_pot`` is idempotent under
+    the pot's row lock). Returns how many entries this run refunded.
+    """
+    from .services import cancel_pot
+
+    if not Pot.objects.filter(pk=pot_id).exists():
+        return 0
+    try:
+        return len(cancel_pot(pot=pot_id))
+    except EconomyError as exc:
+        if exc.code == "pot_settled":  # the game started and ended: nothing to refund
+            return 0
+        raise
+
+
+@shared_task(name="economy.audit_ledger")
+def audit_ledger_task() -> bool:
+    """Audit the whole ledger; the report lands in the admin (AuditReport) and the log."""
+    from .audit import run_ledger_audit
+
+    return run_ledger_audit().ok
