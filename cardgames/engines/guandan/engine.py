@@ -1,0 +1,436 @@
+"""The Guandan engine class: the public contract first, then one private method per phase.
+
+See the package docstring (``cardgames.engines.guandan``) for the rules summary,
+actions and options. Deal flow lives in ``flow``, combinations in ``combos``,
+move generation in ``movegen``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, ClassVar
+
+from ..base import JSON, Engine, IllegalAction, action_type, check_seat
+from .cards import ACE, CODES, INDEX, NUM_CODES, RANK_NAMES, card_power, codes_of, level_number, parse_level
+from .combos import Interp, beats, classify, interp_from_wire, interp_to_wire
+from .flow import (
+    State,
+    active,
+    clone,
+    end_deal,
+    end_trick,
+    finish_returns,
+    next_active,
+    return_eligible,
+    start_deal,
+    team,
+)
+from .movegen import legal_plays
+
+TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
+BETWEEN_SECONDS = 8  # GD-64
+PASS: JSON = {"type": "pass"}
+
+
+class GuandanEngine(Engine):
+    name: ClassVar[str] = "guandan"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 4
+    card_codes: ClassVar[frozenset[str]] = frozenset(CODES)
+
+    # -- the contract -----------------------------------------------------------------------
+    def new_game(self, num_players: int, seed: int = 0, options: JSON | None = None) -> State:
+        if num_players != 4:
+            raise ValueError("Guandan is played by exactly 4 players (GD-1).")
+        opts = dict(options or {})
+        deck = opts.get("deck")
+        if deck is not None:
+            if not isinstance(deck, list) or any(c not in INDEX for c in deck):
+                raise ValueError("options['deck'] must be a list of card codes")
+            deck = list(deck)
+        n = opts.get("hand_size") or (27 if deck is None or len(deck) >= 108 else len(deck) // 4)
+        if not isinstance(n, int) or n < 1 or (deck is not None and len(deck) < 4 * n):
+            raise ValueError("options['hand_size'] does not fit the deck")
+        levels = [parse_level(x) for x in opts.get("levels", [2, 2])]
+        if len(levels) != 2:
+            raise ValueError("options['levels'] is [team A, team B]")
+        level = parse_level(opts["level"]) if "level" in opts else levels[0]
+        prev = opts.get("previous_places")
+        if prev is not None and sorted(prev) != [0, 1, 2, 3]:
+            raise ValueError("options['previous_places'] lists the four seats, 1st first")
+        state: State = {
+            "seed": seed,
+            "rng": 0,
+            "ts": opts.get("turn_seconds", TURN_SECONDS),
+            "n": n,
+            "deck": deck,
+            "levels": levels,
+            "level": level,
+            "deal": 0,
+            "phase": "play",
+            "hands": [],
+            "discard": [],
+            "trick": [],
+            "last": None,
+            "passes": 0,
+            "turn": None,
+            "finished": [],
+            "step": 0,
+            "trib": [],
+            "anti": None,
+            "prev": list(prev) if prev is not None else None,
+            "ready": [],
+            "winner": None,
+        }
+        leader = opts.get("first_leader")
+        start_deal(state, check_seat(4, leader) if leader is not None else None)
+        return state
+
+    def to_act(self, state: State) -> list[int]:
+        phase = state["phase"]
+        if phase == "play":
+            return [state["turn"]]
+        if phase == "return":
+            return sorted(t["to"] for t in state["trib"] if not t["ok"])
+        if phase == "between":
+            return [s for s in range(4) if s not in state["ready"]]
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[JSON]:
+        phase = state["phase"]
+        if phase == "play":
+            if seat != state["turn"]:
+                return []
+            return self._play_actions(state, seat)
+        if phase == "return":
+            for t in state["trib"]:
+                if t["to"] == seat and not t["ok"]:
+                    acts: list[JSON] = [
+                        {"type": "return", "card": CODES[c]}
+                        for c in return_eligible(state["hands"][seat], state["level"])
+                        if c != t["ret"]
+                    ]
+                    if t["ret"] is not None:
+                        acts.append({"type": "confirm"})
+                    return acts
+            return []
+        if phase == "between" and seat in self.to_act(state):
+            return [{"type": "ready"}]
+        return []
+
+    def apply(self, state: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
+        kind = action_type(action)
+        if kind == "timeout":
+            return self._timeout(state, seat, action)
+        seat = check_seat(4, seat)
+        if seat not in self.to_act(state):
+            raise IllegalAction("not_your_turn", f"Seat {seat} may not act now.")
+        phase = state["phase"]
+        if phase == "play" and kind in ("play", "pass"):
+            if kind == "pass":
+                return self._pass(state, seat)
+            cards, interp = self._parse_play(state, seat, action)
+            return self._play(state, seat, cards, interp)
+        if phase == "return" and kind in ("return", "confirm"):
+            return self._return(state, seat, action)
+        if phase == "between" and kind == "ready":
+            return self._ready(state, seat)
+        raise IllegalAction("bad_action", f"{kind!r} is not possible in the {phase} phase.")
+
+    def view(self, state: State, seat: int | None) -> JSON:
+        phase = state["phase"]
+        hands = state["hands"]
+        sizes = [sum(h) for h in hands]
+        reveal = phase in ("between", "over")  # GD-61
+        hand = codes_of(hands[seat]) if seat is not None else None
+        out: JSON = {
+            "seat": seat,
+            "phase": phase,
+            "deal": state["deal"] + 1,
+            "level": RANK_NAMES[state["level"]],
+            "levels": [RANK_NAMES[x] for x in state["levels"]],
+            "turn": state["turn"],
+            "leading": phase == "play" and state["last"] is None,
+            "counts": [n if n <= 10 or s == seat or reveal else None for s, n in enumerate(sizes)],  # GD-60
+            "hand": hand,
+            "trick": [self._trick_entry(e) for e in state["trick"]],
+            "table": state["last"],
+            "discards": codes_of(state["discard"]),
+            "finished": list(state["finished"]),
+            "previous_places": state["prev"] if state["deal"] > 0 or state["prev"] else None,
+            "anti_tribute": {"red_joker_holders": state["anti"]} if state["anti"] else None,
+            "tributes": [self._tribute_entry(state, t, seat, hand) for t in state["trib"]],
+            "revealed": {str(s): codes_of(hands[s]) for s in range(4) if s != seat} if reveal else None,
+            "winner_team": state["winner"],
+        }
+        return out
+
+    def timers(self, state: State) -> list[JSON]:
+        phase, ts = state["phase"], state["ts"]
+        if phase == "between":
+            return [{"id": f"next_deal:{state['deal']}", "name": "next_deal", "seat": None, "seconds": 8}]
+        if ts is None:
+            return []
+        if phase == "play":
+            return [{"id": f"turn:{state['step']}", "name": "turn", "seat": state["turn"], "seconds": ts}]
+        if phase == "return":
+            return [
+                {"id": f"return:{state['deal']}:{t['to']}", "name": "return", "seat": t["to"], "seconds": ts}
+                for t in state["trib"]
+                if not t["ok"]
+            ]
+        return []
+
+    def is_over(self, state: State) -> bool:
+        return bool(state["phase"] == "over")
+
+    def result(self, state: State) -> JSON:
+        if state["phase"] != "over":
+            raise ValueError("the match is not over")
+        win = state["winner"]
+        places = [1 if team(s) == win else 3 for s in range(4)]
+        return {
+            "placements": places,
+            "winners": [s for s in range(4) if team(s) == win],
+            "scores": [level_number(state["levels"][team(s)]) for s in range(4)],
+        }
+
+    def dump(self, state: State) -> JSON:
+        out = clone(state)
+        out["trick"] = [list(e) for e in state["trick"]]
+        out["prev"] = list(state["prev"]) if state["prev"] is not None else None
+        out["anti"] = list(state["anti"]) if state["anti"] is not None else None
+        out["deck"] = list(state["deck"]) if state["deck"] is not None else None
+        return out
+
+    def load(self, data: JSON) -> State:
+        state = self.dump(data)
+        state["trick"] = [[e[0], list(e[1]), list(e[2])] if len(e) > 1 else [e[0]] for e in data["trick"]]
+        return state
+
+    # -- test hooks -------------------------------------------------------------------------
+    def all_cards(self, state: State) -> Counter[str]:
+        total = [0] * NUM_CODES
+        for h in state["hands"]:
+            for i, n in enumerate(h):
+                total[i] += n
+        for i, n in enumerate(state["discard"]):
+            total[i] += n
+        for e in state["trick"]:
+            if len(e) > 1:
+                for c in e[1]:
+                    total[c] += 1
+        return Counter({CODES[i]: n for i, n in enumerate(total) if n})
+
+    def visible_cards(self, state: State, seat: int | None) -> Counter[str]:
+        seen: Counter[str] = Counter(codes_of(state["discard"]))
+        for e in state["trick"]:
+            if len(e) > 1:
+                seen.update(CODES[c] for c in e[1])
+        reveal = state["phase"] in ("between", "over")
+        for s in range(4):
+            if s == seat or reveal:
+                seen.update(codes_of(state["hands"][s]))
+        if state["phase"] == "return":
+            for t in state["trib"]:
+                if t["to"] != seat:  # GD-58: the tribute card is shown face up to the table
+                    seen[CODES[t["card"]]] += 1
+        return seen
+
+    # -- play (GD-24 … GD-30) -----------------------------------------------------------------
+    def _play_actions(self, state: State, seat: int) -> list[JSON]:
+        table = self._table(state)
+        plays = legal_plays(state["hands"][seat], state["level"], table)
+        codes = CODES
+        out: list[JSON] = [] if table is None else [dict(PASS)]
+        for cards, interp in plays:
+            out.append({"type": "play", "cards": [codes[c] for c in cards], "interp": interp_to_wire(interp)})
+        return out
+
+    @staticmethod
+    def _table(state: State) -> Interp | None:
+        if state["last"] is None:
+            return None
+        for entry in reversed(state["trick"]):
+            if len(entry) > 1:
+                k, r, s, n = entry[2]
+                return (k, r, s, n)
+        return None  # pragma: no cover - "last" always names a play of the trick
+
+    def _parse_play(self, state: State, seat: int, action: JSON) -> tuple[list[int], Interp]:
+        raw = action.get("cards")
+        if not isinstance(raw, list) or not raw or any(not isinstance(c, str) or c not in INDEX for c in raw):
+            raise IllegalAction("bad_action", "A play names a non-empty list of card codes.")
+        cards = sorted(INDEX[c] for c in raw)
+        counts = [0] * NUM_CODES
+        for c in cards:
+            counts[c] += 1
+        hand = state["hands"][seat]
+        if any(counts[c] > hand[c] for c in cards):
+            raise IllegalAction("illegal_play", "Those cards are not in your hand.")
+        readings = classify(counts, state["level"])
+        table = self._table(state)
+        if table is not None:
+            readings = {r for r in readings if beats(r, table, state["level"])}
+        if "interp" in action:
+            interp = interp_from_wire(action["interp"])
+            if interp is None:
+                raise IllegalAction("bad_action", "Malformed interpretation.")
+            if interp not in readings:
+                raise IllegalAction("illegal_play", "The cards do not make that play here (GD-13 … GD-33).")
+            return cards, interp
+        if len(readings) != 1:  # GD-23: an ambiguous play needs its interpretation
+            raise IllegalAction("illegal_play", "Not a legal play, or ambiguous: give an interp.")
+        return cards, next(iter(readings))
+
+    def _play(self, state: State, seat: int, cards: list[int], interp: Interp) -> tuple[State, list[JSON]]:
+        new = clone(state)
+        new["step"] += 1
+        hand = new["hands"][seat]
+        for c in cards:
+            hand[c] -= 1
+        new["trick"].append([seat, cards, list(interp)])
+        new["last"] = seat
+        new["passes"] = 0
+        events: list[JSON] = [
+            {
+                "type": "played",
+                "seat": seat,
+                "cards": [CODES[c] for c in cards],
+                "interp": interp_to_wire(interp),
+            }
+        ]
+        if not any(hand):
+            new["finished"].append(seat)
+            events.append({"type": "finished", "seat": seat, "place": len(new["finished"])})
+            if len(new["finished"]) == 3:
+                return self._end_deal(new, events)
+        new["turn"] = next_active(new, seat)
+        return new, events
+
+    def _pass(self, state: State, seat: int) -> tuple[State, list[JSON]]:
+        if state["last"] is None:
+            raise IllegalAction("illegal_play", "The leader must play (GD-25).")
+        new = clone(state)
+        new["step"] += 1
+        new["trick"].append([seat])
+        new["passes"] += 1
+        events: list[JSON] = [{"type": "passed", "seat": seat}]
+        others = len(active(new)) - (0 if new["last"] in new["finished"] else 1)
+        if new["passes"] >= others:
+            end_trick(new)
+            events.append({"type": "trick_won", "seat": state["last"], "leader": new["turn"]})
+        else:
+            new["turn"] = next_active(new, seat)
+        return new, events
+
+    def _end_deal(self, new: State, events: list[JSON]) -> tuple[State, list[JSON]]:
+        before = list(new["levels"])
+        end_deal(new)
+        events.append({"type": "deal_over", "places": list(new["prev"]), "levels_before": before})
+        if new["phase"] == "over":
+            events.append({"type": "match_over", "winner_team": new["winner"]})
+        return new, events
+
+    # -- tribute and return (GD-47 … GD-56) -------------------------------------------------------
+    def _return(self, state: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
+        new = clone(state)
+        new["step"] += 1
+        rec = next(t for t in new["trib"] if t["to"] == seat and not t["ok"])
+        if action["type"] == "return":
+            code = action.get("card")
+            if not isinstance(code, str) or code not in INDEX:
+                raise IllegalAction("bad_action", "RETURN names one card code.")
+            if INDEX[code] not in return_eligible(new["hands"][seat], new["level"]):
+                raise IllegalAction("illegal_return", "That card may not be returned (GD-53).")
+            rec["ret"] = INDEX[code]
+            return new, [{"type": "return_selected", "seat": seat}]
+        if rec["ret"] is None:
+            raise IllegalAction("illegal_return", "Choose a card to return before confirming (GD-54).")
+        return self._confirm(new, rec)
+
+    def _confirm(self, new: State, rec: dict[str, Any]) -> tuple[State, list[JSON]]:
+        rec["ok"] = True
+        events: list[JSON] = [{"type": "return_confirmed", "seat": rec["to"]}]
+        if all(t["ok"] for t in new["trib"]):
+            finish_returns(new)
+            events.append({"type": "returns_done", "leader": new["turn"]})
+        return new, events
+
+    # -- the pause between deals (GD-64) ----------------------------------------------------------
+    def _ready(self, state: State, seat: int) -> tuple[State, list[JSON]]:
+        new = clone(state)
+        new["step"] += 1
+        new["ready"].append(seat)
+        if len(new["ready"]) == 4:
+            return self._next_deal(new)
+        return new, [{"type": "ready", "seat": seat}]
+
+    def _next_deal(self, new: State) -> tuple[State, list[JSON]]:
+        new["deal"] += 1
+        start_deal(new)
+        return new, [{"type": "deal_started", "deal": new["deal"] + 1, "level": RANK_NAMES[new["level"]]}]
+
+    # -- timeouts (GD-62 … GD-64) ------------------------------------------------------------------
+    def _timeout(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
+        name = action.get("timer")
+        for timer in self.timers(state):
+            if timer["name"] == name and timer["seat"] == seat and not isinstance(seat, bool):
+                break
+        else:
+            raise IllegalAction("bad_action", f"No running timer {name!r} for seat {seat!r}.")
+        if name == "next_deal":
+            new = clone(state)
+            new["step"] += 1
+            return self._next_deal(new)
+        if name == "return":
+            new = clone(state)
+            new["step"] += 1
+            rec = next(t for t in new["trib"] if t["to"] == seat and not t["ok"])
+            if rec["ret"] is None:  # GD-63: the lowest eligible card, ties by suit order
+                level = new["level"]
+                rec["ret"] = min(
+                    return_eligible(new["hands"][seat], level), key=lambda c: (card_power(c, level), c)
+                )
+            return self._confirm(new, rec)
+        # the turn timer: a follower passes, a leader plays its lowest non-wildcard single (GD-62)
+        if state["last"] is not None:
+            return self._pass(state, seat)
+        hand = state["hands"][seat]
+        level = state["level"]
+        wc = level * 4 + 1
+        held = [c for c in range(NUM_CODES) if hand[c]]
+        pool = [c for c in held if c != wc] or held
+        card = min(pool, key=lambda c: (card_power(c, level), c))
+        return self._play(
+            state, seat, [card], next(iter(classify([int(i == card) for i in range(NUM_CODES)], level)))
+        )
+
+    # -- helpers -------------------------------------------------------------------------------------
+    @staticmethod
+    def _trick_entry(entry: list[Any]) -> JSON:
+        if len(entry) == 1:
+            return {"seat": entry[0], "pass": True}
+        k, r, s, n = entry[2]
+        return {
+            "seat": entry[0],
+            "cards": [CODES[c] for c in entry[1]],
+            "interp": interp_to_wire((k, r, s, n)),
+        }
+
+    @staticmethod
+    def _tribute_entry(state: State, t: dict[str, Any], seat: int | None, hand: list[str] | None) -> JSON:
+        out: JSON = {"from": t["from"], "to": t["to"]}
+        if state["phase"] == "return":
+            # GD-58: the tribute card is public; its receiver finds it in the hand instead, by index,
+            # so that every card is mentioned once in a view (GD-59: the pick is the receiver's secret)
+            out["confirmed"] = t["ok"]
+            if t["to"] == seat and hand is not None:
+                out["card_index"] = hand.index(CODES[t["card"]])
+                out["selected_index"] = hand.index(CODES[t["ret"]]) if t["ret"] is not None else None
+            else:
+                out["card"] = CODES[t["card"]]
+        return out
+
+
+__all__ = ["ACE", "GuandanEngine"]

@@ -1,0 +1,280 @@
+"""Fast move generation for Guandan: every (cards, interpretation) a hand can play (GD-13 … GD-23, GD-67).
+
+A play is ``(cards, interp)``: ``cards`` a sorted tuple of card indices (so two
+copies of one code are interchangeable and nothing is listed twice), ``interp``
+a ``combos.Interp``. The generator builds plays rank by rank from small cached
+building blocks ("groups": k cards of one rank, j of them wildcards) and only
+crosses them where a kind needs it (full houses, sequences), so following a
+table only builds the kind that can answer plus the bombs (GD-27).
+
+Uniqueness (GD-67): inside one kind and main rank the natural cards fix which
+position each card fills, and wildcards fill the rest, so a card multiset is
+produced at most once per interpretation. A group of wildcards alone is only
+read as the level rank (combos module docstring).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations, product
+
+from .cards import BJ, BJ_RANK, RJ, RJ_RANK, rank_power, wild_code
+from .combos import (
+    BOMB,
+    FULL_HOUSE,
+    JOKER_BOMB,
+    PAIR,
+    PLATE,
+    SINGLE,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPLE,
+    TUBE,
+    Interp,
+    bomb_strength,
+    main_power,
+    window_ranks,
+)
+
+Play = tuple[tuple[int, ...], Interp]
+Group = tuple[tuple[int, ...], int]  # (sorted cards, wildcards used)
+
+# Memo of natural multisets: (rank, suit counts, size) -> tuples. Bounded: 13 * 3^4 * 9 keys.
+_MULTISETS: dict[tuple[int, tuple[int, ...], int], list[tuple[int, ...]]] = {}
+
+
+def _multisets(rank: int, quad: tuple[int, ...], m: int) -> list[tuple[int, ...]]:
+    key = (rank, quad, m)
+    hit = _MULTISETS.get(key)
+    if hit is not None:
+        return hit
+    out: list[tuple[int, ...]] = []
+    base = rank * 4
+
+    def rec(suit: int, left: int, prefix: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(prefix)
+            return
+        if suit == 4:
+            return
+        for take in range(min(quad[suit], left), -1, -1):
+            rec(suit + 1, left - take, prefix + (base + suit,) * take)
+
+    rec(0, m, ())
+    _MULTISETS[key] = out
+    return out
+
+
+class _Hand:
+    """Per-call view of a hand: natural suit counts per rank, wildcards, and memoised groups."""
+
+    __slots__ = ("counts", "groups_memo", "level", "nat", "quads", "wc", "wilds")
+
+    def __init__(self, counts: list[int], level: int) -> None:
+        self.counts = counts
+        self.level = level
+        self.wc = wild_code(level)
+        self.wilds = counts[self.wc]
+        quads = []
+        for r in range(13):
+            q = counts[r * 4 : r * 4 + 4]
+            if r == level:
+                q[1] = 0  # the hearts of the level rank are wildcards, not naturals
+            quads.append(tuple(q))
+        self.quads = quads
+        self.nat = [sum(q) for q in quads]
+        self.groups_memo: dict[tuple[int, int, bool], list[Group]] = {}
+
+    def groups(self, rank: int, k: int, all_wild: bool) -> list[Group]:
+        """Every way to make ``k`` cards of ``rank`` from naturals plus wildcards."""
+        key = (rank, k, all_wild)
+        hit = self.groups_memo.get(key)
+        if hit is not None:
+            return hit
+        out: list[Group] = []
+        nat = self.nat[rank]
+        wc = self.wc
+        for j in range(min(self.wilds, k) + 1):
+            m = k - j
+            if m > nat or (m == 0 and not all_wild):
+                continue
+            for ms in _multisets(rank, self.quads[rank], m):
+                out.append((tuple(sorted(ms + (wc,) * j)) if j else ms, j))
+        self.groups_memo[key] = out
+        return out
+
+
+Generator = Callable[[_Hand, int, list[Play]], None]
+
+
+def legal_plays(counts: list[int], level: int, table: Interp | None = None) -> list[Play]:
+    """Every play of ``counts`` at ``level`` that may be led (table None) or that beats ``table``."""
+    hand = _Hand(counts, level)
+    out: list[Play] = []
+    if table is None:
+        for kind in (SINGLE, PAIR, TRIPLE, FULL_HOUSE, STRAIGHT, TUBE, PLATE):
+            _GENERATORS[kind](hand, -1, out)
+        _bombs(hand, -1, out)
+        return out
+    if table[0] < BOMB:
+        _GENERATORS[table[0]](hand, main_power(table, level), out)
+        _bombs(hand, -1, out)
+    else:
+        _bombs(hand, bomb_strength(table, level), out)
+    return out
+
+
+# -- groups of one rank (GD-13 … GD-15) ---------------------------------------------------------
+def _same_rank(kind: int, k: int) -> Generator:
+    def gen(hand: _Hand, above: int, out: list[Play]) -> None:
+        level = hand.level
+        for r in range(13):
+            if rank_power(r, level) <= above:
+                continue
+            # wildcards alone only as the level rank (GD-11, GD-T08)
+            interp = (kind, r, -1, k)
+            for cards, _ in hand.groups(r, k, r == level):
+                out.append((cards, interp))
+        if k <= 2:  # jokers: singles and identical pairs only (GD-14)
+            for card, rank in ((BJ, BJ_RANK), (RJ, RJ_RANK)):
+                if hand.counts[card] >= k and rank_power(rank, level) > above:
+                    out.append(((card,) * k, (kind, rank, -1, k)))
+
+    return gen
+
+
+def _full_houses(hand: _Hand, above: int, out: list[Play]) -> None:
+    """Triple plus a pair of another rank, or of two identical jokers (GD-16)."""
+    level, wilds = hand.level, hand.wilds
+    pairs: list[tuple[int, list[Group]]] = [(p, hand.groups(p, 2, p == level)) for p in range(13)]
+    pairs = [(p, g) for p, g in pairs if g]
+    joker_pairs = [((c, c), 0) for c in (BJ, RJ) if hand.counts[c] == 2]
+    for t in range(13):
+        if rank_power(t, level) <= above:
+            continue
+        triples = hand.groups(t, 3, False)
+        if not triples:
+            continue
+        interp = (FULL_HOUSE, t, -1, 5)
+        for p, pgroups in pairs:
+            if p == t:
+                continue
+            for tcards, j1 in triples:
+                left = wilds - j1
+                for pcards, j2 in pgroups:
+                    if j2 > left:
+                        continue
+                    if j1 or j2:
+                        out.append((tuple(sorted(tcards + pcards)), interp))
+                    elif t < p:
+                        out.append((tcards + pcards, interp))
+                    else:
+                        out.append((pcards + tcards, interp))
+        for pcards, _ in joker_pairs:
+            for tcards, _ in triples:
+                out.append((tcards + pcards, interp))
+
+
+def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
+    """Straights, tubes and plates (GD-17 … GD-20): ``length`` ranks of ``per`` cards each."""
+
+    def gen(hand: _Hand, above: int, out: list[Play]) -> None:
+        wilds = hand.wilds
+        nat = hand.nat
+        for top in range(first_top, 15):
+            ranks = window_ranks(top, length)
+            if ranks[-1] <= above:
+                continue
+            deficit = sum(max(0, per - nat[r]) for r in ranks)
+            if deficit > wilds:
+                continue
+            interp = (kind, ranks[-1], -1, per * length)
+            # card order: the ace of an ace-low sequence sorts last
+            order = sorted(ranks)
+            options = [hand.groups(r, per, True) for r in order]
+            for combo in product(*options):
+                used = 0
+                for _, j in combo:
+                    used += j
+                if used > wilds:
+                    continue
+                cards: tuple[int, ...] = ()
+                for c, _ in combo:
+                    cards += c
+                out.append((tuple(sorted(cards)) if used else cards, interp))
+
+    return gen
+
+
+def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
+    """Five-card straights (GD-17): per position a natural code or a wildcard."""
+    wilds, wc, quads = hand.wilds, hand.wc, hand.quads
+    for top in range(5, 15):
+        ranks = window_ranks(top, 5)
+        if ranks[-1] <= above:
+            continue
+        order = sorted(ranks)
+        naturals = [[r * 4 + s for s in range(4) if quads[r][s]] for r in order]
+        missing = [i for i, codes in enumerate(naturals) if not codes]
+        if len(missing) > wilds:
+            continue
+        interp = (STRAIGHT, ranks[-1], -1, 5)
+        for j in range(len(missing), wilds + 1):
+            for wpos in combinations(range(5), j):
+                if any(i not in wpos for i in missing):
+                    continue
+                opts = [naturals[i] for i in range(5) if i not in wpos]
+                if j == 0:
+                    out.extend([(cards, interp) for cards in product(*opts)])
+                else:
+                    extra = (wc,) * j
+                    out.extend([(tuple(sorted(cards + extra)), interp) for cards in product(*opts)])
+
+
+def _bombs(hand: _Hand, above: int, out: list[Play]) -> None:
+    """N-bombs, straight flushes and the four-joker bomb stronger than ``above`` (GD-22, GD-32)."""
+    level, counts = hand.level, hand.counts
+    for r in range(13):
+        top = hand.nat[r] + hand.wilds
+        for k in range(4, top + 1):
+            interp = (BOMB, r, -1, k)
+            if bomb_strength(interp, level) <= above:
+                continue
+            for cards, _ in hand.groups(r, k, False):
+                out.append((cards, interp))
+    _straight_flushes(hand, above, out)
+    if counts[BJ] == 2 and counts[RJ] == 2 and above < 11_000:
+        out.append(((BJ, BJ, RJ, RJ), (JOKER_BOMB, RJ_RANK, -1, 4)))
+
+
+def _straight_flushes(hand: _Hand, above: int, out: list[Play]) -> None:
+    wilds, wc, counts = hand.wilds, hand.wc, hand.counts
+    for top in range(5, 15):
+        ranks = window_ranks(top, 5)
+        if 5_500 + ranks[-1] <= above:
+            continue
+        order = sorted(ranks)
+        for suit in range(4):
+            codes = [r * 4 + suit for r in order]
+            have = [c != wc and counts[c] > 0 for c in codes]
+            if 5 - sum(have) > wilds:
+                continue
+            interp = (STRAIGHT_FLUSH, ranks[-1], suit, 5)
+            # each position: its natural card if held, or a wildcard
+            opts = [((c,), (wc,)) if h else ((wc,),) for c, h in zip(codes, have, strict=True)]
+            for combo in product(*opts):
+                cards = sum(combo, ())
+                if cards.count(wc) <= wilds:
+                    out.append((tuple(sorted(cards)), interp))
+
+
+_GENERATORS: dict[int, Generator] = {
+    SINGLE: _same_rank(SINGLE, 1),
+    PAIR: _same_rank(PAIR, 2),
+    TRIPLE: _same_rank(TRIPLE, 3),
+    FULL_HOUSE: _full_houses,
+    STRAIGHT: _straights,
+    TUBE: _sequences(TUBE, 3, 2, 3),
+    PLATE: _sequences(PLATE, 2, 3, 2),
+    STRAIGHT_FLUSH: _straight_flushes,
+}
