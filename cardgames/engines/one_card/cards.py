@@ -50,9 +50,16 @@ def playable(hand: tuple[str, ...], top: str, suit: str, attack: int) -> list[st
 
 def has_playable(hand: tuple[str, ...], top: str, suit: str, attack: int) -> bool:
     rank = top[0]
+    # plain loops: a generator inside any() costs more than the whole scan of a hand
     if attack:
-        return any(c[0] == rank for c in hand)
-    return any(c[1] == suit or c[0] == rank for c in hand)
+        for c in hand:  # noqa: SIM110
+            if c[0] == rank:
+                return True
+        return False
+    for c in hand:  # noqa: SIM110
+        if c[1] == suit or c[0] == rank:
+            return True
+    return False
 
 
 def most_held_suit(cards: Iterable[str]) -> str:

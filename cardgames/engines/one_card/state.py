@@ -63,7 +63,7 @@ class State:
     idle: int  # consecutive turns without a play or a drawn card (OC-66)
     over: bool
     turn_seconds: float | None
-    last: tuple[JSON, ...]  # events of the last apply, for views
+    last: list[JSON] | tuple[JSON, ...]  # events of the last apply (never mutated), for views
 
     def copy(self) -> State:
         # spelled out: a loop over __slots__ with getattr/setattr is 3x slower
