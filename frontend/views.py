@@ -19,3 +19,16 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
     language = translation.get_language() or "es"
     body = render_rules(game.rules_source("en" if language.startswith("en") else "es"))
     return render(request, "frontend/rules.html", {"game": game, "body": body})
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch, which also remembers the choice in a signed-in profile."""
+    from django.views.i18n import set_language as django_set_language
+
+    response = django_set_language(request)
+    language = request.POST.get("language", "")
+    if request.method == "POST" and request.user.is_authenticated and language in {"es", "en"}:
+        from accounts.services import set_language as save_language
+
+        save_language(user=request.user, language=language)  # type: ignore[arg-type]
+    return response

@@ -1,0 +1,50 @@
+"""Shared fixtures: the real-service tier and the cache between tests.
+
+Tests that need PostgreSQL, Redis or Chromium skip when those are missing,
+unless REQUIRE_SERVICES=1 (set by .ci/run), which turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "").lower() in {"1", "true", "yes"}
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+def missing_service(reason: str) -> None:
+    """Skip, or fail when the run promised the real services."""
+    if REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def require_postgres() -> None:
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        missing_service("DATABASE_URL does not point at PostgreSQL")
+
+
+@pytest.fixture
+def require_redis() -> str:
+    if not settings.REDIS_URL:
+        missing_service("REDIS_URL is not set")
+    return settings.REDIS_URL
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        missing_service(f"Chromium is not installed at {CHROMIUM}")
+    return CHROMIUM if os.path.exists(CHROMIUM) else str(shutil.which("chromium"))
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache() -> None:
+    """Throttling counters live in the cache: every test starts with none."""
+    cache.clear()

@@ -1,0 +1,52 @@
+"""The real-service tier: proves a CI run really used PostgreSQL and Redis.
+
+Skipped on the embedded defaults; with REQUIRE_SERVICES=1 (CI) a missing
+service is a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+pytestmark = pytest.mark.services
+
+
+@pytest.mark.django_db
+def test_database_is_postgresql(require_postgres: None) -> None:
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version()")
+        assert "PostgreSQL" in cursor.fetchone()[0]
+
+
+def test_channel_layer_is_redis_and_delivers(require_redis: str) -> None:
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    assert type(layer).__name__ == "RedisChannelLayer"
+    assert settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["max_connections"] >= 100
+
+    async def round_trip() -> dict:
+        channel = await layer.new_channel()
+        await layer.send(channel, {"type": "probe", "token": "t"})
+        return await asyncio.wait_for(layer.receive(channel), timeout=5)
+
+    assert asyncio.run(round_trip())["token"] == "t"
+
+
+def test_celery_broker_and_cache_are_redis(require_redis: str) -> None:
+    import redis
+    from django.core.cache import cache
+
+    from config.celery import app
+
+    assert app.conf.broker_url.startswith("redis://")
+    assert redis.Redis.from_url(require_redis).ping()
+    key = f"probe-{uuid.uuid4()}"
+    cache.set(key, 1, 10)
+    assert redis.Redis.from_url(require_redis).keys(f"*{key}*")
