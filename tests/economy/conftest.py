@@ -18,7 +18,7 @@ _names = itertools.count(1)
 def make_user() -> Callable[..., Any]:
     def make(name: str | None = None, **extra: Any) -> Any:
         return get_user_model().objects.create_user(
-            username=name or f"player{next(_names)}", password="x-unused-9", **extra
+            username=name or f"player{next(_names)}", password=None, **extra
         )
 
     return make
