@@ -130,7 +130,9 @@ class GuestView(AuthAPIView):
     @extend_schema(request=GuestSerializer, responses={201: None})
     def post(self, request: Request) -> Response:
         if request.user.is_authenticated:
-            return Response({"detail": "Ya has iniciado sesión.", "code": "already_authenticated"}, status=400)
+            return Response(
+                {"detail": "Ya has iniciado sesión.", "code": "already_authenticated"}, status=400
+            )
         data = GuestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:

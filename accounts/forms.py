@@ -34,7 +34,9 @@ class LoginForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     password = forms.CharField(
-        label=_("Contraseña"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "current-password"})
+        label=_("Contraseña"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
 
@@ -45,7 +47,9 @@ class PasswordChangeForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
     new_password1 = forms.CharField(
-        label=_("Contraseña nueva"), strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"})
+        label=_("Contraseña nueva"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     new_password2 = forms.CharField(
         label=_("Repite la contraseña nueva"),

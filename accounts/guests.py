@@ -29,7 +29,7 @@ class Guest:
 
 def current_guest(request: HttpRequest) -> Guest | None:
     data = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
-    if not data or getattr(request, "user", None) and request.user.is_authenticated:
+    if not data or (getattr(request, "user", None) and request.user.is_authenticated):
         return None
     return Guest(**data)
 

@@ -61,7 +61,9 @@ def login_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             user = services.log_in(
-                request=request, username=form.cleaned_data["username"], password=form.cleaned_data["password"]
+                request=request,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password"],
             )
         except services.AccountError as err:
             form.add_error(None, err.message)
@@ -70,7 +72,9 @@ def login_view(request: HttpRequest) -> HttpResponse:
             return _activate_language(request, redirect(_next_url(request)), user.language)
     elif form.errors:
         status = 400
-    return render(request, "accounts/login.html", {"form": form, "next": _next_url(request, "")}, status=status)
+    return render(
+        request, "accounts/login.html", {"form": form, "next": _next_url(request, "")}, status=status
+    )
 
 
 @require_POST
@@ -103,7 +107,9 @@ def password_change_view(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Contraseña cambiada."))
             return redirect("accounts:profile")
-    return render(request, "accounts/password_change.html", {"form": form}, status=400 if form.errors else 200)
+    return render(
+        request, "accounts/password_change.html", {"form": form}, status=400 if form.errors else 200
+    )
 
 
 @require_http_methods(["GET", "POST"])

@@ -57,7 +57,8 @@ def main() -> None:
         for tested, others in PAIRINGS:
             wins, n = tournament(game, tested, others, args.n, args.workers)
             lo, hi = wilson(wins, n)
-            print(f"{game:<10} {tested:>6} vs 3x {others:<6} {wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]  n={n}")
+            rate = f"{wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]"
+            print(f"{game:<10} {tested:>6} vs 3x {others:<6} {rate}  n={n}")
 
 
 if __name__ == "__main__":

@@ -162,7 +162,8 @@ def main() -> None:
                 anchor_row = (label, theirs)
             except ImportError as err:
                 ratio = f"({err.name} missing)"
-        print(f"{game + f' ({players}p)':<28}{ours['games_s']:>12.1f}{ours['actions_s']:>14.0f}{kb:>10.1f}{ratio:>11}")
+        label = f"{game} ({players}p)"
+        print(f"{label:<28}{ours['games_s']:>12.1f}{ours['actions_s']:>14.0f}{kb:>10.1f}{ratio:>11}")
         if anchor_row:
             label, theirs = anchor_row
             print(f"{'  ' + label:<28}{theirs['games_s']:>12.1f}{theirs['actions_s']:>14.0f}")

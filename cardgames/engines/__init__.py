@@ -1,7 +1,7 @@
 """Pure rules engines, one per game, behind one contract (docs/engines.md).
 
-    from cardgames.engines import get_engine, GAMES
-    eng = get_engine("one_card")
+from cardgames.engines import get_engine, GAMES
+eng = get_engine("one_card")
 """
 
 from __future__ import annotations

@@ -98,12 +98,19 @@ def test_password_change(client: Client) -> None:
     user = User.objects.create_user(username="Ana", password=GOOD_PASSWORD)
     client.force_login(user)
     url = reverse("accounts:password_change")
-    wrong = client.post(url, {"old_password": "x", "new_password1": "nuevo-tapete-77", "new_password2": "nuevo-tapete-77"})
+    wrong = client.post(
+        url, {"old_password": "x", "new_password1": "nuevo-tapete-77", "new_password2": "nuevo-tapete-77"}
+    )
     assert wrong.status_code == 400 and "no es correcta" in wrong.content.decode()
     weak = client.post(url, {"old_password": GOOD_PASSWORD, "new_password1": "123", "new_password2": "123"})
     assert weak.status_code == 400
     ok = client.post(
-        url, {"old_password": GOOD_PASSWORD, "new_password1": "nuevo-tapete-77", "new_password2": "nuevo-tapete-77"}
+        url,
+        {
+            "old_password": GOOD_PASSWORD,
+            "new_password1": "nuevo-tapete-77",
+            "new_password2": "nuevo-tapete-77",
+        },
     )
     assert ok.status_code == 302
     user.refresh_from_db()

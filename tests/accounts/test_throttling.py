@@ -14,7 +14,9 @@ PASSWORD = "mesa-verde-2026"
 
 
 def attempt(client: Client, username: str, password: str, ip: str = "10.0.0.1"):
-    return client.post(reverse("accounts:login"), {"username": username, "password": password}, REMOTE_ADDR=ip)
+    return client.post(
+        reverse("accounts:login"), {"username": username, "password": password}, REMOTE_ADDR=ip
+    )
 
 
 def test_account_locked_after_ten_failures_even_with_the_right_password(client: Client) -> None:

@@ -18,7 +18,12 @@ def page(chromium_path: str):
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=chromium_path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+            ],
         )
         page = browser.new_page(locale="es-ES")
         page.set_default_timeout(15_000)

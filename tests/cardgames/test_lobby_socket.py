@@ -25,7 +25,9 @@ async def session_cookie_for(username: str) -> bytes:
     return f"{settings.SESSION_COOKIE_NAME}={value}".encode()
 
 
-def communicator(cookie: bytes | None = None, origin: bytes = b"http://127.0.0.1:8000") -> WebsocketCommunicator:
+def communicator(
+    cookie: bytes | None = None, origin: bytes = b"http://127.0.0.1:8000"
+) -> WebsocketCommunicator:
     headers = [(b"origin", origin), (b"host", b"127.0.0.1:8000")]
     if cookie:
         headers.append((b"cookie", cookie))

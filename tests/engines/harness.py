@@ -67,11 +67,20 @@ def playout(
     raise AssertionError(f"{eng.name}: game with seed {seed} did not end within {MAX_STEPS} steps")
 
 
-def final_state(eng: Engine, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
+def advanced_state(
+    eng: Engine, num_players: int, seed: int, steps: int, options: dict[str, Any] | None = None
+) -> Any:
+    """The state after ``steps`` random moves (or the final state, if the game ends first)."""
     state = eng.new_game(num_players, seed=seed, options=options or {})
-    for _, _, _, state in playout(eng, num_players, seed, options):
-        pass
+    for i, (_, _, _, new_state) in enumerate(playout(eng, num_players, seed, options)):
+        if i >= steps:
+            break
+        state = new_state
     return state
+
+
+def final_state(eng: Engine, num_players: int, seed: int, options: dict[str, Any] | None = None) -> Any:
+    return advanced_state(eng, num_players, seed, MAX_STEPS, options)
 
 
 def json_round_trip(eng: Engine, state: Any) -> Any:

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from cardgames.engines import GAMES, get_engine
 from tests.engines.harness import (
+    advanced_state,
     final_state,
     json_round_trip,
     leaked,
@@ -80,7 +81,7 @@ def test_every_step_keeps_the_contract(game: str) -> None:
         for seed in SEEDS:
             first = eng.new_game(n, seed=seed)
             cards = eng.all_cards(first)
-            for state, seat, action, new_state in playout(eng, n, seed):
+            for state, _seat, action, new_state in playout(eng, n, seed):
                 before = json.dumps(eng.dump(state), sort_keys=True)
                 assert eng.to_act(state), "nobody may act in a live game"
                 for s in eng.to_act(state):
@@ -155,10 +156,7 @@ def test_an_idle_seat_is_told_it_is_not_its_turn(game: str) -> None:
 def test_hypothesis_random_prefixes_round_trip_and_hide_cards(game: str, seed: int, steps: int) -> None:
     eng = _engine_or_skip(game)
     n = random.Random(seed).randint(eng.min_players, eng.max_players)
-    state = eng.new_game(n, seed=seed)
-    for i, (_, _, _, state) in enumerate(playout(eng, n, seed)):
-        if i >= steps:
-            break
+    state = advanced_state(eng, n, seed, steps)
     assert eng.dump(json_round_trip(eng, state)) == eng.dump(state)
     for viewer in [None, *range(n)]:
         assert not leaked(eng, state, viewer)

@@ -24,7 +24,9 @@ class Command(BaseCommand):
                 catalogue = polib.pofile(str(po_path))
                 untranslated = catalogue.untranslated_entries()
                 if untranslated:  # they fall back to the Spanish source; tests insist on none
-                    self.stderr.write(f"{po_path}: {len(untranslated)} untranslated, e.g. {untranslated[0].msgid!r}")
+                    self.stderr.write(
+                        f"{po_path}: {len(untranslated)} untranslated, e.g. {untranslated[0].msgid!r}"
+                    )
                 catalogue.save_as_mofile(str(po_path.with_suffix(".mo")))
                 count += 1
         self.stdout.write(f"compiled {count} catalogue(s)")
