@@ -241,10 +241,15 @@ class GuandanEngine(Engine):
     def _play_actions(self, state: State, seat: int) -> list[JSON]:
         table = self._table(state)
         plays = legal_plays(state["hands"][seat], state["level"], table)
-        codes = CODES
+        code = CODES.__getitem__
+        wire: dict[Interp, JSON] = {}  # one interp dict per interpretation within this answer
         out: list[JSON] = [] if table is None else [dict(PASS)]
+        append = out.append
         for cards, interp in plays:
-            out.append({"type": "play", "cards": [codes[c] for c in cards], "interp": interp_to_wire(interp)})
+            w = wire.get(interp)
+            if w is None:
+                w = wire[interp] = interp_to_wire(interp)
+            append({"type": "play", "cards": list(map(code, cards)), "interp": w})
         return out
 
     @staticmethod

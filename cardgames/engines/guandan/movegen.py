@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations, product
 
-from .cards import BJ, BJ_RANK, RJ, RJ_RANK, rank_power, wild_code
+from .cards import BJ, BJ_RANK, RJ, RJ_RANK, rank_power
 from .combos import (
     BOMB,
     FULL_HOUSE,
@@ -65,43 +65,58 @@ def _multisets(rank: int, quad: tuple[int, ...], m: int) -> list[tuple[int, ...]
     return out
 
 
-class _Hand:
-    """Per-call view of a hand: natural suit counts per rank, wildcards, and memoised groups."""
+# Memo of groups: (rank, suit counts, k, wildcards held, wildcard code, all_wild) -> groups.
+# Groups are immutable tuples shared between calls; the memo is cleared if it ever grows large.
+_GROUPS: dict[tuple[int, tuple[int, ...], int, int, int, bool], list[Group]] = {}
+_GROUPS_LIMIT = 200_000
 
-    __slots__ = ("counts", "groups_memo", "level", "nat", "quads", "wc", "wilds")
+
+class _Hand:
+    """Per-call view of a hand: natural counts per rank, wildcards, and memoised groups."""
+
+    __slots__ = ("counts", "level", "nat", "wc", "wilds")
 
     def __init__(self, counts: list[int], level: int) -> None:
-        self.counts = counts
+        self.counts = c = counts
         self.level = level
-        self.wc = wild_code(level)
-        self.wilds = counts[self.wc]
-        quads = []
-        for r in range(13):
-            q = counts[r * 4 : r * 4 + 4]
-            if r == level:
-                q[1] = 0  # the hearts of the level rank are wildcards, not naturals
-            quads.append(tuple(q))
-        self.quads = quads
-        self.nat = [sum(q) for q in quads]
-        self.groups_memo: dict[tuple[int, int, bool], list[Group]] = {}
+        self.wc = wc = level * 4 + 1
+        self.wilds = c[wc]
+        self.nat = nat = [c[i] + c[i + 1] + c[i + 2] + c[i + 3] for i in range(0, 52, 4)]
+        nat[level] -= c[wc]  # the hearts of the level rank are wildcards, not naturals
 
     def groups(self, rank: int, k: int, all_wild: bool) -> list[Group]:
         """Every way to make ``k`` cards of ``rank`` from naturals plus wildcards."""
-        key = (rank, k, all_wild)
-        hit = self.groups_memo.get(key)
+        i = rank * 4
+        c = self.counts
+        quad = (c[i], 0 if rank == self.level else c[i + 1], c[i + 2], c[i + 3])
+        wilds = self.wilds
+        key = (rank, quad, k, wilds, self.wc if wilds else -1, all_wild)
+        hit = _GROUPS.get(key)
         if hit is not None:
             return hit
         out: list[Group] = []
-        nat = self.nat[rank]
+        nat = sum(quad)
         wc = self.wc
-        for j in range(min(self.wilds, k) + 1):
+        for j in range(min(wilds, k) + 1):
             m = k - j
             if m > nat or (m == 0 and not all_wild):
                 continue
-            for ms in _multisets(rank, self.quads[rank], m):
+            for ms in _multisets(rank, quad, m):
                 out.append((tuple(sorted(ms + (wc,) * j)) if j else ms, j))
-        self.groups_memo[key] = out
+        if len(_GROUPS) >= _GROUPS_LIMIT:
+            _GROUPS.clear()
+        _GROUPS[key] = out
         return out
+
+    def suit_masks(self) -> list[int]:
+        """Per suit, a bit per rank held as a natural card (for straight flushes)."""
+        masks = [0, 0, 0, 0]
+        c = self.counts
+        wc = self.wc
+        for i in range(52):
+            if c[i] and i != wc:
+                masks[i & 3] |= 1 << (i >> 2)
+        return masks
 
 
 Generator = Callable[[_Hand, int, list[Play]], None]
@@ -127,9 +142,10 @@ def legal_plays(counts: list[int], level: int, table: Interp | None = None) -> l
 # -- groups of one rank (GD-13 … GD-15) ---------------------------------------------------------
 def _same_rank(kind: int, k: int) -> Generator:
     def gen(hand: _Hand, above: int, out: list[Play]) -> None:
-        level = hand.level
+        level, nat, wilds = hand.level, hand.nat, hand.wilds
         for r in range(13):
-            if rank_power(r, level) <= above:
+            n = nat[r]
+            if (n == 0 and r != level) or n + wilds < k or rank_power(r, level) <= above:
                 continue
             # wildcards alone only as the level rank (GD-11, GD-T08)
             interp = (kind, r, -1, k)
@@ -178,11 +194,12 @@ def _full_houses(hand: _Hand, above: int, out: list[Play]) -> None:
 def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
     """Straights, tubes and plates (GD-17 … GD-20): ``length`` ranks of ``per`` cards each."""
 
+    windows = [window_ranks(top, length) for top in range(first_top, 15)]
+
     def gen(hand: _Hand, above: int, out: list[Play]) -> None:
         wilds = hand.wilds
         nat = hand.nat
-        for top in range(first_top, 15):
-            ranks = window_ranks(top, length)
+        for ranks in windows:
             if ranks[-1] <= above:
                 continue
             deficit = sum(max(0, per - nat[r]) for r in ranks)
@@ -208,17 +225,15 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
 
 def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
     """Five-card straights (GD-17): per position a natural code or a wildcard."""
-    wilds, wc, quads = hand.wilds, hand.wc, hand.quads
-    for top in range(5, 15):
-        ranks = window_ranks(top, 5)
-        if ranks[-1] <= above:
+    wilds, wc, c, nat = hand.wilds, hand.wc, hand.counts, hand.nat
+    for top_rank, _, order in _WINDOWS5:
+        if top_rank <= above:
             continue
-        order = sorted(ranks)
-        naturals = [[r * 4 + s for s in range(4) if quads[r][s]] for r in order]
+        if sum(1 for r in order if not nat[r]) > wilds:
+            continue
+        naturals = [[i for i in range(r * 4, r * 4 + 4) if c[i] and i != wc] for r in order]
         missing = [i for i, codes in enumerate(naturals) if not codes]
-        if len(missing) > wilds:
-            continue
-        interp = (STRAIGHT, ranks[-1], -1, 5)
+        interp = (STRAIGHT, top_rank, -1, 5)
         for j in range(len(missing), wilds + 1):
             for wpos in combinations(range(5), j):
                 if any(i not in wpos for i in missing):
@@ -233,9 +248,9 @@ def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
 
 def _bombs(hand: _Hand, above: int, out: list[Play]) -> None:
     """N-bombs, straight flushes and the four-joker bomb stronger than ``above`` (GD-22, GD-32)."""
-    level, counts = hand.level, hand.counts
+    level, counts, nat, wilds = hand.level, hand.counts, hand.nat, hand.wilds
     for r in range(13):
-        top = hand.nat[r] + hand.wilds
+        top = nat[r] + wilds
         for k in range(4, top + 1):
             interp = (BOMB, r, -1, k)
             if bomb_strength(interp, level) <= above:
@@ -248,24 +263,31 @@ def _bombs(hand: _Hand, above: int, out: list[Play]) -> None:
 
 
 def _straight_flushes(hand: _Hand, above: int, out: list[Play]) -> None:
-    wilds, wc, counts = hand.wilds, hand.wc, hand.counts
-    for top in range(5, 15):
-        ranks = window_ranks(top, 5)
-        if 5_500 + ranks[-1] <= above:
+    wilds, wc = hand.wilds, hand.wc
+    masks = hand.suit_masks()
+    for top_rank, wmask, order in _WINDOWS5:
+        if 5_500 + top_rank <= above:
             continue
-        order = sorted(ranks)
         for suit in range(4):
-            codes = [r * 4 + suit for r in order]
-            have = [c != wc and counts[c] > 0 for c in codes]
-            if 5 - sum(have) > wilds:
+            held = wmask & masks[suit]
+            if 5 - _POP[held] > wilds:
                 continue
-            interp = (STRAIGHT_FLUSH, ranks[-1], suit, 5)
+            interp = (STRAIGHT_FLUSH, top_rank, suit, 5)
             # each position: its natural card if held, or a wildcard
-            opts = [((c,), (wc,)) if h else ((wc,),) for c, h in zip(codes, have, strict=True)]
+            opts = [((r * 4 + suit,), (wc,)) if held >> r & 1 else ((wc,),) for r in order]
             for combo in product(*opts):
                 cards = sum(combo, ())
                 if cards.count(wc) <= wilds:
                     out.append((tuple(sorted(cards)), interp))
+
+
+#: bits set in every 13-bit rank mask
+_POP = [bin(m).count("1") for m in range(1 << 13)]
+#: five-card windows: (top rank index, rank bit mask, ranks in card order), ace low first (GD-20)
+_WINDOWS5: list[tuple[int, int, list[int]]] = [
+    (window_ranks(top, 5)[-1], sum(1 << r for r in window_ranks(top, 5)), sorted(window_ranks(top, 5)))
+    for top in range(5, 15)
+]
 
 
 _GENERATORS: dict[int, Generator] = {
