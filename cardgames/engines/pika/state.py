@@ -1,0 +1,173 @@
+"""The Pika game state: a small ``__slots__`` object of immutable parts.
+
+``apply`` never mutates a state: it makes a shallow copy (sixteen slot
+assignments) and replaces only the parts the action changes. Every part is
+immutable (ints, strings, tuples), so two states safely share whatever did not
+change: the stock in particular is a tuple read through a cursor (``sp``), so
+drawing a card copies nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import JSON
+from .cards import CARD_CODES, COLOURS, VALUE
+
+# Phases (PK-56). An int keeps comparisons in the hot loop cheap.
+TURN, AFTER_DRAW, OVER = 0, 1, 2
+PHASE_NAMES: tuple[str, ...] = ("turn", "after_draw", "over")
+
+
+class PikaState:
+    """One moment of a Pika round. Treat as immutable; build new ones with ``copy``."""
+
+    __slots__ = (  # noqa: RUF023 (grouped by meaning, not sorted)
+        "seed",  # the game's seed, for rng_for (reshuffles)
+        "turn_seconds",  # per-player decision time, None without turn timers (PK-47)
+        "hands",  # tuple per seat of card codes, in the owner's order (PK-46)
+        "stock",  # tuple of card codes, top first; cards before ``sp`` are gone
+        "sp",  # stock cursor: index of the next card to draw
+        "discard",  # tuple, bottom first; discard[-1] is the top card
+        "match",  # active colour + top value, e.g. "R7", "GW+4" (see cards.match_key)
+        "stack",  # cards owed by pending +2/+4 (PK-23), 0 if none
+        "direction",  # +1 ascending seat order, -1 after an odd number of Reverses
+        "turn",  # the seat whose turn it is (or was, once OVER)
+        "phase",  # TURN, AFTER_DRAW or OVER
+        "drawn",  # the drawn card awaiting PLAY or KEEP in AFTER_DRAW (PK-15, PK-16)
+        "blocked",  # consecutive blocked passes (PK-42)
+        "rngc",  # counter for base.rng_for: the next random event's number
+        "tserial",  # number of the current turn: the turn timer's id (PK-48)
+        "pika",  # per seat, the serial of its running Pika countdown, 0 for none (PK-33)
+        "pserial",  # serial of the last countdown started
+    )
+
+    seed: int | str
+    turn_seconds: int | float | None
+    hands: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...]
+    sp: int
+    discard: tuple[str, ...]
+    match: str
+    stack: int
+    direction: int
+    turn: int
+    phase: int
+    drawn: str | None
+    blocked: int
+    rngc: int
+    tserial: int
+    pika: tuple[int, ...]
+    pserial: int
+
+    def copy(self) -> PikaState:
+        new = PikaState.__new__(PikaState)
+        new.seed = self.seed
+        new.turn_seconds = self.turn_seconds
+        new.hands = self.hands
+        new.stock = self.stock
+        new.sp = self.sp
+        new.discard = self.discard
+        new.match = self.match
+        new.stack = self.stack
+        new.direction = self.direction
+        new.turn = self.turn
+        new.phase = self.phase
+        new.drawn = self.drawn
+        new.blocked = self.blocked
+        new.rngc = self.rngc
+        new.tserial = self.tserial
+        new.pika = self.pika
+        new.pserial = self.pserial
+        return new
+
+    @property
+    def colour(self) -> str:
+        """The active colour (PK-12)."""
+        return self.match[0]
+
+    def stock_left(self) -> tuple[str, ...]:
+        return self.stock[self.sp :]
+
+    def __repr__(self) -> str:
+        return f"PikaState({dump_state(self)!r})"
+
+
+def dump_state(st: PikaState) -> JSON:
+    return {
+        "seed": st.seed,
+        "turn_seconds": st.turn_seconds,
+        "hands": [list(hand) for hand in st.hands],
+        "stock": list(st.stock[st.sp :]),
+        "discard": list(st.discard),
+        "colour": st.match[0],
+        "stack": st.stack,
+        "direction": st.direction,
+        "turn": st.turn,
+        "phase": PHASE_NAMES[st.phase],
+        "drawn": st.drawn,
+        "blocked": st.blocked,
+        "rng": st.rngc,
+        "turn_serial": st.tserial,
+        "pika": list(st.pika),
+        "pika_serial": st.pserial,
+    }
+
+
+def _cards(value: Any, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(c, str) and c in CARD_CODES for c in value):
+        raise ValueError(f"{what} must be a list of Pika card codes")
+    return tuple(value)
+
+
+def _int(data: JSON, key: str, low: int = 0) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{key} must be an integer >= {low}")
+    return value
+
+
+def load_state(data: JSON) -> PikaState:
+    """The inverse of ``dump_state``; raises ValueError on data no dump could produce."""
+    try:
+        st = PikaState.__new__(PikaState)
+        st.seed = data["seed"]
+        if isinstance(st.seed, bool) or not isinstance(st.seed, (int, str)):
+            raise ValueError("seed must be an int or a string")
+        st.turn_seconds = data["turn_seconds"]
+        st.hands = tuple(_cards(hand, "a hand") for hand in data["hands"])
+        n = len(st.hands)
+        if not 2 <= n <= 4:
+            raise ValueError("Pika has 2 to 4 hands")
+        st.stock = _cards(data["stock"], "stock")
+        st.sp = 0
+        st.discard = _cards(data["discard"], "discard")
+        if not st.discard:
+            raise ValueError("the discard pile always holds the card in play")
+        colour = data["colour"]
+        if colour not in COLOURS:
+            raise ValueError("colour must be one of R Y G B")
+        st.match = colour + VALUE[st.discard[-1]]
+        st.stack = _int(data, "stack")
+        st.direction = data["direction"]
+        if st.direction not in (1, -1) or isinstance(st.direction, bool):
+            raise ValueError("direction must be 1 or -1")
+        st.turn = _int(data, "turn")
+        if st.turn >= n:
+            raise ValueError("turn must be a seat")
+        st.phase = PHASE_NAMES.index(data["phase"])
+        st.drawn = data["drawn"]
+        if (st.phase == AFTER_DRAW) != (st.drawn is not None) or (
+            st.drawn is not None and st.drawn not in st.hands[st.turn]
+        ):
+            raise ValueError("drawn is the turn player's card waiting in after_draw, else null")
+        st.blocked = _int(data, "blocked")
+        st.rngc = _int(data, "rng")
+        st.tserial = _int(data, "turn_serial")
+        st.pserial = _int(data, "pika_serial")
+        st.pika = tuple(data["pika"])
+        if len(st.pika) != n or not all(type(k) is int and 0 <= k <= st.pserial for k in st.pika):
+            raise ValueError("pika holds one countdown serial per seat (0: none), none above pika_serial")
+    except (KeyError, TypeError, IndexError) as err:
+        raise ValueError(f"not a Pika state: {err!r}") from err
+    return st
