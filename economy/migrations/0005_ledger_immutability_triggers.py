@@ -28,7 +28,7 @@ $$ LANGUAGE plpgsql;
 def create_triggers(apps, schema_editor):
     vendor = schema_editor.connection.vendor
     if vendor == "postgresql":
-        schema_editor.execute(PG_FUNCTION)
+        schema_editor.execute(PG_FUNCTION, params=None)  # no placeholders: keep the % signs
         for table in TABLES:
             schema_editor.execute(
                 f"CREATE TRIGGER {table}_immutable BEFORE UPDATE OR DELETE ON {table} "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -107,7 +108,7 @@ def test_rewards_never_negative_decrease_by_place_and_ties_equal(
     for amounts in (payouts.game_coins(mode, base, places), payouts.game_xp(mode, places)):
         assert all(a >= 0 for a in amounts)
         by_place = sorted(zip(places, amounts, strict=True))
-        for (p1, a1), (p2, a2) in zip(by_place, by_place[1:], strict=False):
+        for (p1, a1), (p2, a2) in itertools.pairwise(by_place):
             assert a1 >= a2  # a better place never earns less
             if p1 == p2:
                 assert a1 == a2  # shared places earn the same
