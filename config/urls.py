@@ -10,8 +10,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/setlang/", frontend_views.set_language, name="set_language"),
     path("api/", include("accounts.api_urls")),
+    path("api/", include("cardgames.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("cuenta/", include("accounts.urls")),
+    path("", include("cardgames.urls")),
     path("", include("frontend.urls")),
 ]

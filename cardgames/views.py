@@ -1,0 +1,141 @@
+"""Rulezz pages (PF-38, PF-39): thin views over cardgames.services.rulezz, no JavaScript needed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from cardgames.rulezz.scoring import MAX_PLAYERS, RulezzError
+from cardgames.rulezz_messages import parse_points, rulezz_message
+from cardgames.services import rulezz as service
+
+
+def _sheet_or_404(store: service.SheetStore, sheet_id: str) -> service.SheetData:
+    try:
+        return store.get(sheet_id)
+    except service.SheetNotFound as err:
+        raise Http404("no such sheet") from err
+
+
+def _round_input(request: HttpRequest, sheet: service.SheetData) -> tuple[dict[str, Any], Any]:
+    points = {name: parse_points(request.POST.get(f"points-{i}", "")) for i, name in enumerate(sheet.players)}
+    closers = request.POST.getlist("closer")
+    return points, closers
+
+
+@require_http_methods(["GET", "POST"])
+def rulezz_list(request: HttpRequest) -> HttpResponse:
+    store = service.store_for(request)
+    error = ""
+    entered = {"title": "", "players": [""] * MAX_PLAYERS}
+    if request.method == "POST":
+        players = [request.POST.get(f"player-{i}", "") for i in range(MAX_PLAYERS)]
+        entered = {"title": request.POST.get("title", ""), "players": players}
+        try:
+            sheet = service.sheet_create(store=store, players=players, title=entered["title"])
+        except RulezzError as err:
+            error = rulezz_message(err)
+        else:
+            return redirect("cardgames:rulezz_sheet", sheet_id=sheet.id)
+    sheets = [(s, s.result()) for s in store.all()]
+    return render(
+        request,
+        "rulezz/list.html",
+        {"sheets": sheets, "error": error, "entered": entered, "slots": range(MAX_PLAYERS)},
+        status=400 if error else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def rulezz_sheet(request: HttpRequest, sheet_id: str) -> HttpResponse:
+    store = service.store_for(request)
+    sheet = _sheet_or_404(store, sheet_id)
+    error = ""
+    entered: dict[str, Any] = {}
+    if request.method == "POST":
+        points, closers = _round_input(request, sheet)
+        try:
+            service.round_add(store=store, sheet_id=sheet.id, points=points, closer=closers)
+        except RulezzError as err:
+            error, entered = rulezz_message(err), {"points": request.POST, "closers": closers}
+        else:
+            messages.success(request, _("Ronda añadida."))
+            return redirect("cardgames:rulezz_sheet", sheet_id=sheet.id)
+    return _render_sheet(request, sheet, error=error, entered=entered)
+
+
+def _render_sheet(
+    request: HttpRequest, sheet: service.SheetData, *, error: str, entered: dict[str, Any], editing: int = 0
+) -> HttpResponse:
+    result = sheet.result()
+    if editing and not entered:
+        current = sheet.rounds[editing - 1]
+        entered = {
+            "points": {f"points-{i}": current["points"][n] for i, n in enumerate(sheet.players)},
+            "closers": [current["closer"]],
+        }
+    inputs = [
+        (i, name, (entered.get("points") or {}).get(f"points-{i}", ""))
+        for i, name in enumerate(sheet.players)
+    ]
+    context = {
+        "sheet": sheet,
+        "result": result,
+        "error": error,
+        "inputs": inputs,
+        "closers": entered.get("closers", []),
+        "editing": editing,
+        "rows": [
+            (r, [(r.scores[n], r.points[n], r.totals[n]) for n in sheet.players]) for r in result.rounds
+        ],
+        "totals": [(n, result.totals[n], result.placements[n]) for n in sheet.players],
+    }
+    return render(request, "rulezz/sheet.html", context, status=400 if error else 200)
+
+
+@require_http_methods(["GET", "POST"])
+def rulezz_round_edit(request: HttpRequest, sheet_id: str, number: int) -> HttpResponse:
+    store = service.store_for(request)
+    sheet = _sheet_or_404(store, sheet_id)
+    if not 1 <= number <= len(sheet.rounds):
+        raise Http404("no such round")
+    error, entered = "", {}
+    if request.method == "POST":
+        points, closers = _round_input(request, sheet)
+        try:
+            service.round_replace(
+                store=store, sheet_id=sheet.id, number=number, points=points, closer=closers
+            )
+        except RulezzError as err:
+            error, entered = rulezz_message(err), {"points": request.POST, "closers": closers}
+        else:
+            messages.success(request, _("Ronda %(n)d corregida.") % {"n": number})
+            return redirect("cardgames:rulezz_sheet", sheet_id=sheet.id)
+    return _render_sheet(request, sheet, error=error, entered=entered, editing=number)
+
+
+@require_POST
+def rulezz_round_delete(request: HttpRequest, sheet_id: str, number: int) -> HttpResponse:
+    store = service.store_for(request)
+    sheet = _sheet_or_404(store, sheet_id)
+    try:
+        service.round_delete(store=store, sheet_id=sheet.id, number=number)
+    except RulezzError as err:
+        messages.error(request, rulezz_message(err))
+    else:
+        messages.success(request, _("Ronda %(n)d borrada.") % {"n": number})
+    return redirect("cardgames:rulezz_sheet", sheet_id=sheet.id)
+
+
+@require_POST
+def rulezz_sheet_delete(request: HttpRequest, sheet_id: str) -> HttpResponse:
+    store = service.store_for(request)
+    sheet = _sheet_or_404(store, sheet_id)
+    service.sheet_delete(store=store, sheet_id=sheet.id)
+    messages.success(request, _("Hoja borrada."))
+    return redirect("cardgames:rulezz_list")
