@@ -29,10 +29,33 @@ def strength(card: int) -> int:
     return card >> 2
 
 
+_DECKS: dict[str, tuple[int, ...]] = {
+    "classic": tuple(range(40)),
+    "big": tuple(card for card in range(40) for _ in range(2)),
+}
+#: random bits drawn per round: far more than log2(80!) ≈ 396, so the modulo bias is negligible
+BITS_PER_ROUND = 512
+
+
 def full_deck(mode: str) -> tuple[int, ...]:
     """The 40-card deck (classic) or two decks mixed together (big), PT-2, PT-3."""
-    copies = 2 if mode == "big" else 1
-    return tuple(card for card in range(40) for _ in range(copies))
+    return _DECKS[mode]
+
+
+def shuffled(deck: tuple[int, ...], bits: int, need: int) -> list[int]:
+    """``deck`` with its first ``need`` places filled uniformly at random (PT-12).
+
+    A partial Fisher–Yates shuffle whose random draws are the digits of ``bits`` in a mixed
+    radix (one big random integer instead of many generator calls, for speed). Only the first
+    ``need`` cards are dealt; the rest (the unused stock, PT-12) keeps a partly shuffled order.
+    """
+    order = list(deck)
+    size = len(order)
+    for i in range(min(need, size - 1)):
+        bits, r = divmod(bits, size - i)
+        j = i + r
+        order[i], order[j] = order[j], order[i]
+    return order
 
 
 def codes(cards: Iterable[int]) -> list[str]:

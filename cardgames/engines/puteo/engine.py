@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores, rng_for
+from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores
 from .cards import (
     BLIND_ROUND,
     CARD_CODES,
@@ -14,9 +14,21 @@ from .cards import (
     CODES,
     ROUNDS,
     full_deck,
-    trick_winner,
+    shuffled,
 )
-from .state import BID, OVER, PAUSE, PHASE_NAMES, PLAY, REVEAL, Config, State, dump_state, load_state
+from .state import (
+    BID,
+    OVER,
+    PAUSE,
+    PHASE_NAMES,
+    PLAY,
+    REVEAL,
+    Config,
+    State,
+    Table,
+    dump_state,
+    load_state,
+)
 
 CLASSIC_MAX = 8  # PT-2
 BIG_MAX = 12  # PT-3
@@ -46,7 +58,8 @@ class PuteoEngine(Engine):
             raise IllegalAction("bad_options", f"mode must be 'classic' or 'big', not {mode!r}.")
         if mode == "classic" and n > CLASSIC_MAX:
             raise IllegalAction(
-                "too_many_players", f"Classic mode seats 2 to {CLASSIC_MAX} players; use mode 'big' for up to 12."
+                "too_many_players",
+                f"Classic mode seats 2 to {CLASSIC_MAX} players; use mode 'big' for up to 12.",
             )
         lives = opts.get("lives", 5)
         if lives not in (3, 5) or isinstance(lives, bool):
@@ -55,7 +68,9 @@ class PuteoEngine(Engine):
         if turn_seconds is not None and (
             isinstance(turn_seconds, bool) or not isinstance(turn_seconds, (int, float)) or turn_seconds <= 0
         ):
-            raise IllegalAction("bad_options", f"turn_seconds must be positive or None, not {turn_seconds!r}.")
+            raise IllegalAction(
+                "bad_options", f"turn_seconds must be positive or None, not {turn_seconds!r}."
+            )
         start_round = opts.get("start_round", 1)
         if isinstance(start_round, bool) or start_round not in range(1, ROUNDS + 1):
             raise IllegalAction("bad_options", f"start_round must be 1..9, not {start_round!r}.")
@@ -74,38 +89,39 @@ class PuteoEngine(Engine):
                 )
             lives_t = tuple(start_lives)
         deck = self._deck_option(opts.get("deck"), mode, n, start_round)
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise IllegalAction("bad_options", f"seed must be an int or a str, not {seed!r}.")
+        cfg = Config(n, seed, mode, lives, turn_seconds, deck)
         live = [s for s in range(n) if lives_t[s]]
         dealer = opts.get("first_dealer")
         if dealer is None:
-            dealer = rng_for(seed, 0).choice(live)  # PT-15
+            dealer = live[cfg.round_bits(0) % len(live)]  # PT-15: uniformly random live seat
         elif isinstance(dealer, bool) or dealer not in live:
             raise IllegalAction("bad_options", f"first_dealer must be a live seat, not {dealer!r}.")
         st = State.__new__(State)
-        st.cfg = Config(n, seed, mode, lives, turn_seconds, deck)
-        st.round = start_round
-        st.dealer = dealer
-        st.lives = lives_t
-        st.elim = tuple(-1 if x else 0 for x in lives_t)
-        st.step = 0
+        elim = tuple(-1 if x else 0 for x in lives_t)
+        st.tab = Table(cfg, start_round, dealer, lives_t, elim, ())
         self._deal(st)
         return st
 
     def to_act(self, state: State) -> list[int]:
         phase = state.phase
-        if phase == BID or phase == PLAY:
+        if phase in (BID, PLAY):
             return [state.turn]
         if phase == OVER:
             return []
         ready = state.ready
-        return [s for s, life in enumerate(state.lives) if life and not ready >> s & 1]
+        return [s for s in state.tab.live if not ready >> s & 1]
 
     def legal_actions(self, state: State, seat: int) -> list[JSON]:
-        if type(seat) is not int or not 0 <= seat < state.cfg.n:
-            check_seat(state.cfg.n, seat)
+        if type(seat) is not int or not 0 <= seat < len(state.hands):
+            check_seat(len(state.hands), seat)
         phase = state.phase
         if phase == PLAY:
             if seat != state.turn:
                 return []
+            if state.tab.cfg.mode == "classic":
+                return [{"type": "play", "card": CODES[card]} for card in state.hands[seat]]
             out: list[JSON] = []
             last = -1
             for card in state.hands[seat]:
@@ -117,8 +133,10 @@ class PuteoEngine(Engine):
             if seat != state.turn:
                 return []
             forbidden = self._forbidden(state)
-            return [{"type": "bid", "k": k} for k in range(CARDS_PER_ROUND[state.round] + 1) if k != forbidden]
-        if phase == OVER or not state.lives[seat] or state.ready >> seat & 1:
+            return [
+                {"type": "bid", "k": k} for k in range(CARDS_PER_ROUND[state.tab.round] + 1) if k != forbidden
+            ]
+        if phase == OVER or not state.tab.lives[seat] or state.ready >> seat & 1:
             return []
         return [dict(_READY)]
 
@@ -137,14 +155,14 @@ class PuteoEngine(Engine):
         raise IllegalAction("bad_action", f"Unknown action type {kind!r}.")
 
     def view(self, state: State, seat: int | None) -> JSON:
-        cfg = state.cfg
+        cfg = state.tab.cfg
         if seat is not None:
             check_seat(cfg.n, seat)
-        r = state.round
+        r = state.tab.round
         n_r = CARDS_PER_ROUND[r]
         phase = state.phase
         blind = r == BLIND_ROUND
-        playing = seat is not None and state.lives[seat] > 0
+        playing = seat is not None and state.tab.lives[seat] > 0
         hand: list[str] = []
         blind_cards: list[str | None] | None = None
         if blind and phase in (REVEAL, BID):
@@ -164,25 +182,28 @@ class PuteoEngine(Engine):
             "cards_per_player": n_r,
             "blind": blind,
             "phase": PHASE_NAMES[phase],
-            "dealer": state.dealer,
+            "dealer": state.tab.dealer,
             "bid_order": bid_order,
             "leader": self._leader(state),
             "turn": state.turn if phase in (BID, PLAY) else None,
             "to_act": self.to_act(state),
-            "lives": list(state.lives),
+            "lives": list(state.tab.lives),
             "start_lives": cfg.lives,
-            "alive": [life > 0 for life in state.lives],
-            "eliminated_in": [None if e < 0 else e for e in state.elim],
+            "alive": [life > 0 for life in state.tab.lives],
+            "eliminated_in": [None if e < 0 else e for e in state.tab.elim],
             "bids": [None if b < 0 else b for b in state.bids],
             "tricks_won": list(state.won),
-            "forbidden_bid": self._forbidden(state) if phase == BID and state.turn == state.dealer else None,
+            "forbidden_bid": self._forbidden(state)
+            if phase == BID and state.turn == state.tab.dealer
+            else None,
             "hand": hand,
             "hand_counts": [len(h) for h in state.hands],
             "own_card_hidden": blind and playing and phase in (REVEAL, BID),
             "blind_cards": blind_cards,
             "current_trick": [{"seat": s, "card": CODES[c]} for s, c in state.trick],
             "tricks": [
-                {"winner": w, "cards": [{"seat": s, "card": CODES[c]} for s, c in trick]} for w, trick in state.done
+                {"winner": w, "cards": [{"seat": s, "card": CODES[c]} for s, c in trick]}
+                for w, trick in state.done
             ],
             "ready": [s for s in range(cfg.n) if state.ready >> s & 1],
             "turn_seconds": cfg.turn_seconds,
@@ -195,15 +216,21 @@ class PuteoEngine(Engine):
 
     def timers(self, state: State) -> list[JSON]:
         phase = state.phase
-        if phase == BID or phase == PLAY:
-            seconds = state.cfg.turn_seconds
+        if phase in (BID, PLAY):
+            seconds = state.tab.cfg.turn_seconds
             if seconds is None:
                 return []
-            return [{"id": f"turn:{state.step}", "name": "turn", "seat": state.turn, "seconds": seconds}]
+            # one id per decision: a seat bids once a round and plays once a trick
+            timer_id = f"turn:{state.tab.round}:{PHASE_NAMES[phase]}:{len(state.done)}:{state.turn}"
+            return [{"id": timer_id, "name": "turn", "seat": state.turn, "seconds": seconds}]
         if phase == REVEAL:
-            return [{"id": f"reveal:{state.round}", "name": "reveal", "seat": None, "seconds": REVEAL_SECONDS}]
+            return [
+                {"id": f"reveal:{state.tab.round}", "name": "reveal", "seat": None, "seconds": REVEAL_SECONDS}
+            ]
         if phase == PAUSE:
-            return [{"id": f"pause:{state.round}", "name": "pause", "seat": None, "seconds": PAUSE_SECONDS}]
+            return [
+                {"id": f"pause:{state.tab.round}", "name": "pause", "seat": None, "seconds": PAUSE_SECONDS}
+            ]
         return []
 
     def is_over(self, state: State) -> bool:
@@ -219,17 +246,17 @@ class PuteoEngine(Engine):
         if state.phase != OVER:
             raise IllegalAction("not_over", "The game is not over yet.")
         keys: list[tuple[int, int]] = []
-        for life, elim in zip(state.lives, state.elim, strict=True):
+        for life, elim in zip(state.tab.lives, state.tab.elim, strict=True):
             keys.append((0, -life) if life > 0 else (1, -elim))
         places = placements_from_scores(keys)
-        survivors = [s for s, life in enumerate(state.lives) if life > 0]
+        survivors = [s for s, life in enumerate(state.tab.lives) if life > 0]
         return {
             "placements": places,
             "winners": [s for s, p in enumerate(places) if p == 1],
-            "scores": list(state.lives),
+            "scores": list(state.tab.lives),
             "survivors": survivors,
             "no_winner": not survivors,
-            "rounds_played": state.round,
+            "rounds_played": state.tab.round,
         }
 
     def dump(self, state: State) -> JSON:
@@ -240,7 +267,7 @@ class PuteoEngine(Engine):
 
     # -- test hooks --------------------------------------------------------
     def all_cards(self, state: State) -> Counter[str]:
-        found: Counter[str] = Counter(CODES[c] for c in state.stock)
+        found: Counter[str] = Counter(CODES[c] for c in state.tab.stock)
         for hand in state.hands:
             found.update(CODES[c] for c in hand)
         found.update(CODES[c] for _, c in state.trick)
@@ -252,9 +279,9 @@ class PuteoEngine(Engine):
         seen: Counter[str] = Counter(CODES[c] for _, c in state.trick)
         for _, trick in state.done:
             seen.update(CODES[c] for _, c in trick)
-        if seat is None or not state.lives[seat]:
+        if seat is None or not state.tab.lives[seat]:
             return seen  # spectators and eliminated players: public cards only (PT-48)
-        if state.round == BLIND_ROUND:
+        if state.tab.round == BLIND_ROUND:
             for s, hand in enumerate(state.hands):
                 if s != seat:
                     seen.update(CODES[c] for c in hand)  # PT-47: the others' cards, never one's own
@@ -264,8 +291,8 @@ class PuteoEngine(Engine):
 
     # -- actions -----------------------------------------------------------
     def _apply_play(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
-        if type(seat) is not int or not 0 <= seat < state.cfg.n:
-            check_seat(state.cfg.n, seat)
+        if type(seat) is not int or not 0 <= seat < len(state.hands):
+            check_seat(len(state.hands), seat)
         card = action.get("card")
         cid = CODE_TO_ID.get(card) if type(card) is str else None
         if cid is None:
@@ -277,14 +304,13 @@ class PuteoEngine(Engine):
         if cid not in state.hands[seat]:
             raise IllegalAction("illegal_card", f"{card} is not in your hand.")
         new = state.clone()
-        new.step += 1
         events: list[JSON] = []
         self._play_card(new, seat, cid, events, False)
         return new, events
 
     def _apply_bid(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
-        if type(seat) is not int or not 0 <= seat < state.cfg.n:
-            check_seat(state.cfg.n, seat)
+        if type(seat) is not int or not 0 <= seat < len(state.hands):
+            check_seat(len(state.hands), seat)
         k = action.get("k")
         if type(k) is not int:
             raise IllegalAction("bad_action", f"BID needs an integer k, not {k!r}.")
@@ -292,31 +318,31 @@ class PuteoEngine(Engine):
             self._wrong_phase(state, "bid")
         if seat != state.turn:
             raise IllegalAction("not_your_turn", f"It is seat {state.turn}'s turn to bid.")
-        n_r = CARDS_PER_ROUND[state.round]
+        n_r = CARDS_PER_ROUND[state.tab.round]
         if not 0 <= k <= n_r:
             raise IllegalAction("bad_bid", f"A bid is 0..{n_r} this round.")
-        if k == self._forbidden(state):
-            raise IllegalAction("forbidden_bid", f"The dealer may not bid {k}: the bids would add up to {n_r}.")
+        if seat == state.tab.dealer and k == self._forbidden(state):
+            raise IllegalAction(
+                "forbidden_bid", f"The dealer may not bid {k}: the bids would add up to {n_r}."
+            )
         new = state.clone()
-        new.step += 1
         events: list[JSON] = []
         self._bid(new, seat, k, events)
         return new, events
 
     def _apply_ready(self, state: State, seat: Any) -> tuple[State, list[JSON]]:
-        if type(seat) is not int or not 0 <= seat < state.cfg.n:
-            check_seat(state.cfg.n, seat)
+        if type(seat) is not int or not 0 <= seat < len(state.hands):
+            check_seat(len(state.hands), seat)
         if state.phase not in (REVEAL, PAUSE):
             self._wrong_phase(state, "ready")
-        if not state.lives[seat]:
+        if not state.tab.lives[seat]:
             raise IllegalAction("not_your_turn", "Eliminated players only watch.")
         if state.ready >> seat & 1:
             raise IllegalAction("already_ready", "You are already ready.")
         new = state.clone()
-        new.step += 1
         new.ready = state.ready | 1 << seat
         events: list[JSON] = [{"type": "ready", "seat": seat}]
-        if all(new.ready >> s & 1 for s, life in enumerate(new.lives) if life):
+        if new.ready == new.tab.live_mask:
             self._end_table_phase(new, events)
         return new, events
 
@@ -333,11 +359,10 @@ class PuteoEngine(Engine):
             if seat is not None:
                 raise IllegalAction("bad_seat", f"The {timer} timer is table-wide: apply it for seat None.")
         else:
-            check_seat(state.cfg.n, seat)
+            check_seat(state.tab.cfg.n, seat)
             if seat != state.turn:
                 raise IllegalAction("not_your_turn", f"The running turn timer is seat {state.turn}'s.")
         new = state.clone()
-        new.step += 1
         events: list[JSON] = [{"type": "timeout", "timer": timer, "seat": seat}]
         if timer in TABLE_TIMERS:
             self._end_table_phase(new, events)
@@ -350,92 +375,91 @@ class PuteoEngine(Engine):
     # -- phases (they mutate ``st``, a fresh clone owned by ``apply``) ------
     def _deal(self, st: State) -> None:
         """PT-12: deal the round to the live seats in ascending order, n cards each, in blocks."""
-        cfg = st.cfg
-        n_r = CARDS_PER_ROUND[st.round]
+        tab = st.tab
+        cfg = tab.cfg
+        n_r = CARDS_PER_ROUND[tab.round]
         if cfg.deck is not None:
             order: list[int] | tuple[int, ...] = cfg.deck
         else:
-            shuffled = list(full_deck(cfg.mode))
-            rng_for(cfg.seed, st.round).shuffle(shuffled)
-            order = shuffled
-        hands: list[tuple[int, ...]] = []
+            order = shuffled(full_deck(cfg.mode), cfg.round_bits(tab.round), n_r * len(tab.live))
+        hands: list[tuple[int, ...]] = [()] * cfg.n
         pos = 0
-        for life in st.lives:
-            if life:
-                hands.append(tuple(sorted(order[pos : pos + n_r])))
-                pos += n_r
-            else:
-                hands.append(())
+        for s in tab.live:
+            hands[s] = tuple(sorted(order[pos : pos + n_r]))
+            pos += n_r
+        st.tab = tab.with_round(tab.round, tab.dealer, tuple(order[pos:]))
         st.hands = tuple(hands)
-        st.stock = tuple(order[pos:])
         st.bids = (-1,) * cfg.n
         st.won = (0,) * cfg.n
         st.trick = ()
         st.done = ()
         st.ready = 0
-        if st.round == BLIND_ROUND:
+        if tab.round == BLIND_ROUND:
             st.phase = REVEAL  # PT-31: the reveal comes before bidding
             st.turn = -1
         else:
             st.phase = BID
-            st.turn = _next_live(st.lives, st.dealer)  # PT-17
+            st.turn = tab.nxt[tab.dealer]  # PT-17
 
     def _end_table_phase(self, st: State, events: list[JSON]) -> None:
         st.ready = 0
+        tab = st.tab
         if st.phase == REVEAL:  # PT-T08: bidding opens after the reveal, after the dealer
             st.phase = BID
-            st.turn = _next_live(st.lives, st.dealer)
+            st.turn = tab.nxt[tab.dealer]
             events.append({"type": "bidding_opens", "turn": st.turn})
             return
         # PT-44: the next round starts; PT-14, PT-16: the deal passes to the next live seat
-        st.round += 1
-        st.dealer = _next_live(st.lives, st.dealer)
+        st.tab = tab.with_round(tab.round + 1, tab.nxt[tab.dealer], ())
         self._deal(st)
-        events.append({"type": "deal", "round": st.round, "dealer": st.dealer})
+        events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
 
     def _bid(self, st: State, seat: int, k: int, events: list[JSON]) -> None:
-        bids = list(st.bids)
-        bids[seat] = k
-        st.bids = tuple(bids)
+        bids = st.bids
+        st.bids = (*bids[:seat], k, *bids[seat + 1 :])
         events.append({"type": "bid", "seat": seat, "k": k})
-        if seat != st.dealer:
-            st.turn = _next_live(st.lives, seat)
+        if seat != st.tab.dealer:
+            st.turn = st.tab.nxt[seat]
             return
         st.phase = PLAY
-        st.turn = _next_live(st.lives, _next_live(st.lives, st.dealer))  # PT-18, PT-19
-        if st.round == BLIND_ROUND:  # PT-34: the cards are played automatically in trick order
+        st.turn = st.tab.nxt[st.tab.nxt[st.tab.dealer]]  # PT-18, PT-19
+        if st.tab.round == BLIND_ROUND:  # PT-34: the cards are played automatically in trick order
             while st.phase == PLAY:
                 self._play_card(st, st.turn, st.hands[st.turn][0], events, True)
 
     def _play_card(self, st: State, seat: int, card: int, events: list[JSON], auto: bool) -> None:
-        hand = st.hands[seat]
+        hands = st.hands
+        hand = hands[seat]
         i = hand.index(card)
-        hands = list(st.hands)
-        hands[seat] = hand[:i] + hand[i + 1 :]
-        st.hands = tuple(hands)
+        st.hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
         trick = (*st.trick, (seat, card))
         events.append({"type": "play", "seat": seat, "card": CODES[card], "auto": auto})
-        nxt = _next_live(st.lives, seat)
+        nxt = st.tab.nxt[seat]
         if nxt != trick[0][0]:
             st.trick = trick
             st.turn = nxt
             return
-        winner = trick_winner(trick)  # PT-8, PT-28
-        won = list(st.won)
-        won[winner] += 1
-        st.won = tuple(won)
+        # PT-8, PT-28: the strongest card wins; a later equal card does not take the trick
+        winner, best = trick[0]
+        best >>= 2
+        for s, c in trick:
+            if c >> 2 > best:
+                winner, best = s, c >> 2
+        won = st.won
+        st.won = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
         st.done = (*st.done, (winner, trick))
         st.trick = ()
         events.append({"type": "trick", "winner": winner})
-        if hands[winner]:
+        if st.hands[winner]:
             st.turn = winner  # PT-29
         else:
             self._end_round(st, events)
 
     def _end_round(self, st: State, events: list[JSON]) -> None:
         """PT-35–PT-38: exact bids are safe, any miss costs one life; elimination; game end."""
-        lives = list(st.lives)
-        elim = list(st.elim)
+        tab = st.tab
+        lives = list(tab.lives)
+        elim = list(tab.elim)
         lost: list[int] = []
         out: list[int] = []
         for s, life in enumerate(lives):
@@ -443,13 +467,12 @@ class PuteoEngine(Engine):
                 lives[s] = life - 1
                 lost.append(s)
                 if life == 1:
-                    elim[s] = st.round
+                    elim[s] = tab.round
                     out.append(s)
-        st.lives = tuple(lives)
-        st.elim = tuple(elim)
+        st.tab = Table(tab.cfg, tab.round, tab.dealer, tuple(lives), tuple(elim), tab.stock)
         st.turn = -1
-        events.append({"type": "round_end", "round": st.round, "lost_life": lost, "eliminated": out})
-        if sum(1 for life in lives if life) <= 1 or st.round == ROUNDS:
+        events.append({"type": "round_end", "round": tab.round, "lost_life": lost, "eliminated": out})
+        if sum(1 for life in lives if life) <= 1 or tab.round == ROUNDS:
             st.phase = OVER
             events.append({"type": "game_over"})
         else:
@@ -459,60 +482,53 @@ class PuteoEngine(Engine):
     # -- helpers -----------------------------------------------------------
     def _forbidden(self, state: State) -> int | None:
         """PT-22, PT-32: the dealer's forbidden bid when it is the dealer's turn, else None."""
-        if state.phase != BID or state.turn != state.dealer or state.round == BLIND_ROUND:
+        if state.phase != BID or state.turn != state.tab.dealer or state.tab.round == BLIND_ROUND:
             return None
-        n_r = CARDS_PER_ROUND[state.round]
+        n_r = CARDS_PER_ROUND[state.tab.round]
         f = n_r - sum(b for b in state.bids if b > 0)
         return f if 0 <= f <= n_r else None
 
     def _bid_order(self, state: State) -> list[int]:
         """PT-17: from the seat after the dealer round to the dealer (of the round just played
         in the pause and at the end)."""
-        n = state.cfg.n
-        seats = [(state.dealer + i) % n for i in range(1, n + 1)]
+        n = state.tab.cfg.n
+        seats = [(state.tab.dealer + i) % n for i in range(1, n + 1)]
         if state.phase in (PAUSE, OVER):
             return [s for s in seats if state.bids[s] >= 0]
-        return [s for s in seats if state.lives[s]]
+        return [s for s in seats if state.tab.lives[s]]
 
     def _leader(self, state: State) -> int | None:
         """Who leads (or led) the current trick; before play, who will lead the first one."""
         if state.phase == PLAY:
             return state.trick[0][0] if state.trick else state.turn
         if state.phase in (REVEAL, BID):
-            return _next_live(state.lives, _next_live(state.lives, state.dealer))
+            return state.tab.nxt[state.tab.nxt[state.tab.dealer]]
         return None
 
     def _wrong_phase(self, state: State, kind: str) -> None:
         if state.phase == OVER:
             raise IllegalAction("game_over", "The game is over.")
-        if kind == "play" and state.round == BLIND_ROUND:
+        if kind == "play" and state.tab.round == BLIND_ROUND:
             raise IllegalAction("wrong_phase", "Blind-round cards are played automatically (PT-34).")
-        raise IllegalAction("wrong_phase", f"No {kind} now: the table is in the {PHASE_NAMES[state.phase]} phase.")
+        raise IllegalAction(
+            "wrong_phase", f"No {kind} now: the table is in the {PHASE_NAMES[state.phase]} phase."
+        )
 
     @staticmethod
     def _deck_option(deck: Any, mode: str, n: int, start_round: int) -> tuple[int, ...] | None:
         if deck is None:
             return None
-        if not isinstance(deck, (list, tuple)) or any(type(c) is not str or c not in CODE_TO_ID for c in deck):
+        if not isinstance(deck, (list, tuple)) or any(
+            type(c) is not str or c not in CODE_TO_ID for c in deck
+        ):
             raise IllegalAction("bad_options", "deck must be a list of card codes like '1O', '12E'.")
         cards = tuple(CODE_TO_ID[c] for c in deck)
         copies = 2 if mode == "big" else 1
         if any(count > copies for count in Counter(cards).values()):
-            raise IllegalAction("bad_options", f"deck holds a card more than {copies} time(s) in {mode} mode.")
+            raise IllegalAction(
+                "bad_options", f"deck holds a card more than {copies} time(s) in {mode} mode."
+            )
         need = n * max(CARDS_PER_ROUND[start_round:])
         if len(cards) < need:
             raise IllegalAction("bad_options", f"deck needs at least {need} cards for {n} players.")
         return cards
-
-
-def _next_live(lives: tuple[int, ...], seat: int) -> int:
-    """The next live seat after ``seat`` in table order (ascending, wrapping), PT-15, PT-16."""
-    n = len(lives)
-    s = seat + 1
-    for _ in range(n):
-        if s == n:
-            s = 0
-        if lives[s]:
-            return s
-        s += 1
-    return seat

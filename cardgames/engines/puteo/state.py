@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CODE_TO_ID, CODES
+from ..base import rng_for
+from .cards import BITS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS
 
 # phases (PT-57): REVEAL and PAUSE are the table-timer phases (``ready`` votes may end them early)
 REVEAL, BID, PLAY, PAUSE, OVER = range(5)
@@ -22,7 +23,7 @@ Trick = tuple[tuple[int, int], ...]  # (seat, card) in play order
 class Config:
     """What never changes during a game; shared by every state of that game."""
 
-    __slots__ = ("deck", "lives", "mode", "n", "seed", "turn_seconds")
+    __slots__ = ("bits", "deck", "lives", "mode", "n", "seed", "turn_seconds")
 
     def __init__(
         self,
@@ -39,62 +40,93 @@ class Config:
         self.lives = lives
         self.turn_seconds = turn_seconds
         self.deck = deck  # options["deck"] (top first), or None for a seeded shuffle
+        # the randomness of the nine deals, drawn once from rng_for(seed, 0) (derived, not dumped)
+        self.bits = rng_for(seed, 0).getrandbits(BITS_PER_ROUND * (ROUNDS + 1))
+
+    def round_bits(self, round_no: int) -> int:
+        """Random bits for the shuffle of round ``round_no``; bits of round 0 choose the dealer."""
+        return (self.bits >> (BITS_PER_ROUND * round_no)) & ((1 << BITS_PER_ROUND) - 1)
 
 
-class State:
-    """One moment of a game. Never mutate a state that left ``apply``."""
+class Table:
+    """The facts that change only between rounds (shared by every state of a round)."""
 
-    __slots__ = (
-        "bids",
-        "cfg",
-        "dealer",
-        "done",
-        "elim",
-        "hands",
-        "lives",
-        "phase",
-        "ready",
-        "round",
-        "step",
-        "stock",
-        "trick",
-        "turn",
-        "won",
-    )
+    __slots__ = ("cfg", "dealer", "elim", "live", "live_mask", "lives", "nxt", "round", "stock")
 
     cfg: Config
     round: int  # 1..9
-    phase: int
     dealer: int
     lives: tuple[int, ...]
     elim: tuple[int, ...]  # round in which each seat was eliminated; -1 alive, 0 before the start
-    hands: tuple[tuple[int, ...], ...]  # sorted weakest first (PT-43)
     stock: tuple[int, ...]  # undealt cards of this round (PT-12)
+    nxt: tuple[int, ...]  # nxt[s]: the next live seat after s (derived from lives)
+    live: tuple[int, ...]  # the live seats, ascending (derived)
+    live_mask: int  # bit s set for each live seat s (derived)
+
+    def __init__(
+        self,
+        cfg: Config,
+        round_no: int,
+        dealer: int,
+        lives: tuple[int, ...],
+        elim: tuple[int, ...],
+        stock: tuple[int, ...],
+    ) -> None:
+        self.cfg = cfg
+        self.round = round_no
+        self.dealer = dealer
+        self.lives = lives
+        self.elim = elim
+        self.stock = stock
+        self.nxt = next_live_table(lives)
+        self.live = tuple(s for s, life in enumerate(lives) if life)
+        self.live_mask = sum(1 << s for s in self.live)
+
+    def with_round(self, round_no: int, dealer: int, stock: tuple[int, ...]) -> Table:
+        """The same seating (lives unchanged) for another round, dealer or stock."""
+        new = Table.__new__(Table)
+        new.cfg = self.cfg
+        new.round = round_no
+        new.dealer = dealer
+        new.lives = self.lives
+        new.elim = self.elim
+        new.stock = stock
+        new.nxt = self.nxt
+        new.live = self.live
+        new.live_mask = self.live_mask
+        return new
+
+
+class State:
+    """One moment of a game. Never mutate a state that left ``apply``.
+
+    ``tab`` changes between rounds only; the other fields are replaced (never mutated) by the
+    ``apply`` that changes them, so a clone costs nine pointer copies.
+    """
+
+    __slots__ = ("bids", "done", "hands", "phase", "ready", "tab", "trick", "turn", "won")
+
+    tab: Table
+    phase: int
+    turn: int  # seat to bid or play; -1 in the table-timer phases
+    hands: tuple[tuple[int, ...], ...]  # sorted weakest first (PT-43)
     bids: tuple[int, ...]  # -1: no bid (yet)
     won: tuple[int, ...]  # tricks won this round
-    turn: int  # seat to bid or play; -1 in the table-timer phases
     trick: Trick  # the current trick
     done: tuple[tuple[int, Trick], ...]  # completed tricks of this round: (winner, trick)
     ready: int  # bit mask of seats that pressed "ready" in REVEAL / PAUSE
-    step: int  # actions applied so far (timer ids)
 
     def clone(self) -> State:
         new = State.__new__(State)
-        new.cfg = self.cfg
-        new.round = self.round
+        new.tab = self.tab
         new.phase = self.phase
-        new.dealer = self.dealer
-        new.lives = self.lives
-        new.elim = self.elim
+        new.turn = self.turn
         new.hands = self.hands
-        new.stock = self.stock
         new.bids = self.bids
         new.won = self.won
-        new.turn = self.turn
         new.trick = self.trick
         new.done = self.done
         new.ready = self.ready
-        new.step = self.step
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -103,7 +135,19 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"<puteo State round={self.round} phase={PHASE_NAMES[self.phase]} turn={self.turn}>"
+        return f"<puteo State round={self.tab.round} phase={PHASE_NAMES[self.phase]} turn={self.turn}>"
+
+
+def next_live_table(lives: tuple[int, ...]) -> tuple[int, ...]:
+    """For each seat, the next live seat in table order (ascending, wrapping), PT-15, PT-16."""
+    n = len(lives)
+    table = [0] * n
+    cur = next((s for s in range(n) if lives[s]), 0)  # wrapping past the last seat
+    for s in range(n - 1, -1, -1):
+        table[s] = cur
+        if lives[s]:
+            cur = s
+    return tuple(table)
 
 
 def _trick_json(trick: Trick) -> list[list[Any]]:
@@ -115,7 +159,8 @@ def _trick_load(data: list[list[Any]]) -> Trick:
 
 
 def dump_state(st: State) -> dict[str, Any]:
-    cfg = st.cfg
+    tab = st.tab
+    cfg = tab.cfg
     return {
         "game": "puteo",
         "version": 1,
@@ -125,20 +170,19 @@ def dump_state(st: State) -> dict[str, Any]:
         "start_lives": cfg.lives,
         "turn_seconds": cfg.turn_seconds,
         "deck": None if cfg.deck is None else [CODES[c] for c in cfg.deck],
-        "round": st.round,
+        "round": tab.round,
+        "dealer": tab.dealer,
+        "lives": list(tab.lives),
+        "eliminated_in": list(tab.elim),
+        "stock": [CODES[c] for c in tab.stock],
         "phase": PHASE_NAMES[st.phase],
-        "dealer": st.dealer,
-        "lives": list(st.lives),
-        "eliminated_in": list(st.elim),
+        "turn": st.turn,
         "hands": [[CODES[c] for c in hand] for hand in st.hands],
-        "stock": [CODES[c] for c in st.stock],
         "bids": list(st.bids),
         "won": list(st.won),
-        "turn": st.turn,
         "trick": _trick_json(st.trick),
         "done": [[winner, _trick_json(trick)] for winner, trick in st.done],
         "ready": st.ready,
-        "step": st.step,
     }
 
 
@@ -154,21 +198,22 @@ def load_state(data: dict[str, Any]) -> State:
             deck=None if deck is None else tuple(CODE_TO_ID[c] for c in deck),
         )
         st = State.__new__(State)
-        st.cfg = cfg
-        st.round = int(data["round"])
+        st.tab = Table(
+            cfg,
+            int(data["round"]),
+            int(data["dealer"]),
+            tuple(int(x) for x in data["lives"]),
+            tuple(int(x) for x in data["eliminated_in"]),
+            tuple(CODE_TO_ID[c] for c in data["stock"]),
+        )
         st.phase = PHASE_IDS[data["phase"]]
-        st.dealer = int(data["dealer"])
-        st.lives = tuple(int(x) for x in data["lives"])
-        st.elim = tuple(int(x) for x in data["eliminated_in"])
+        st.turn = int(data["turn"])
         st.hands = tuple(tuple(CODE_TO_ID[c] for c in hand) for hand in data["hands"])
-        st.stock = tuple(CODE_TO_ID[c] for c in data["stock"])
         st.bids = tuple(int(x) for x in data["bids"])
         st.won = tuple(int(x) for x in data["won"])
-        st.turn = int(data["turn"])
         st.trick = _trick_load(data["trick"])
         st.done = tuple((int(winner), _trick_load(trick)) for winner, trick in data["done"])
         st.ready = int(data["ready"])
-        st.step = int(data["step"])
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ValueError(f"not a dumped El Puteo state: {err!r}") from err
     return st
