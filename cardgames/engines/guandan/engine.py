@@ -44,13 +44,23 @@ class GuandanEngine(Engine):
             raise ValueError("Guandan is played by exactly 4 players (GD-1).")
         opts = dict(options or {})
         deck = opts.get("deck")
+        hands = opts.get("hands")
+        if hands is not None:  # test option: explicit first-deal hands, any sizes
+            if not isinstance(hands, list) or len(hands) != 4 or not all(isinstance(h, list) for h in hands):
+                raise ValueError("options['hands'] is four lists of card codes")
+            sizes = [len(h) for h in hands]
+            deck = [c for h in hands for c in h]
         if deck is not None:
             if not isinstance(deck, list) or any(c not in INDEX for c in deck):
                 raise ValueError("options['deck'] must be a list of card codes")
             deck = list(deck)
-        n = opts.get("hand_size") or (27 if deck is None or len(deck) >= 108 else len(deck) // 4)
-        if not isinstance(n, int) or n < 1 or (deck is not None and len(deck) < 4 * n):
-            raise ValueError("options['hand_size'] does not fit the deck")
+            if max(Counter(deck[:108]).values(), default=0) > 2:
+                raise ValueError("a deal has at most two copies of a card (GD-4)")
+        if hands is None:
+            n = opts.get("hand_size") or (27 if deck is None or len(deck) >= 108 else len(deck) // 4)
+            if not isinstance(n, int) or n < 1 or (deck is not None and len(deck) < 4 * n):
+                raise ValueError("options['hand_size'] does not fit the deck")
+            sizes = [n] * 4
         levels = [parse_level(x) for x in opts.get("levels", [2, 2])]
         if len(levels) != 2:
             raise ValueError("options['levels'] is [team A, team B]")
@@ -62,7 +72,7 @@ class GuandanEngine(Engine):
             "seed": seed,
             "rng": 0,
             "ts": opts.get("turn_seconds", TURN_SECONDS),
-            "n": n,
+            "n": sizes,
             "deck": deck,
             "levels": levels,
             "level": level,
@@ -201,6 +211,7 @@ class GuandanEngine(Engine):
         out["prev"] = list(state["prev"]) if state["prev"] is not None else None
         out["anti"] = list(state["anti"]) if state["anti"] is not None else None
         out["deck"] = list(state["deck"]) if state["deck"] is not None else None
+        out["n"] = list(state["n"])
         return out
 
     def load(self, data: JSON) -> State:

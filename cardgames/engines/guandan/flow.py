@@ -5,7 +5,7 @@ GD-24 … GD-30; end of a deal and levels GD-35 … GD-45. Every helper takes a
 state the caller already copied (``clone``) and changes it in place.
 
 State (a JSON-ready dict; ``dump`` is a copy of it):
-    seed, rng (random-event counter), ts (turn seconds or None), n (hand size),
+    seed, rng (random-event counter), ts (turn seconds or None), n (hand size per seat),
     deck (the ``options["deck"]`` codes or None), levels [team A, team B] (rank
     index 0..12), level (L of this deal), deal (0-based), phase
     ("return" | "play" | "between" | "over"), hands (4 lists of 54 counts),
@@ -48,10 +48,10 @@ def clone(state: State) -> State:
 def deck_for_deal(state: State) -> list[int]:
     """Cards of the next deal, top first.
 
-    ``options["deck"]`` is consumed in blocks of 4 × hand size: deal k takes the
-    k-th block. Once it runs out, a seeded shuffle of the same cards is used.
+    ``options["deck"]`` is consumed in blocks of sum(hand sizes): deal k takes the
+    k-th block. Once it runs out, a seeded shuffle of the first block's cards is used.
     """
-    n4 = 4 * state["n"]
+    n4 = sum(state["n"])
     deck = state["deck"]
     k = state["deal"]
     if deck is not None and len(deck) >= (k + 1) * n4:
@@ -66,13 +66,14 @@ def deck_for_deal(state: State) -> list[int]:
 def start_deal(state: State, first_leader: int | None = None) -> None:
     """Deal, then tribute or a random first leader (GD-5, GD-47, GD-56)."""
     cards = deck_for_deal(state)
-    n = state["n"]
     hands = []
-    for seat in range(4):
+    start = 0
+    for size in state["n"]:  # blocks: seat 0 the first cards, seat 1 the next … (GD-5)
         h = [0] * NUM_CODES
-        for c in cards[seat * n : (seat + 1) * n]:
+        for c in cards[start : start + size]:
             h[c] += 1
         hands.append(h)
+        start += size
     state.update(
         hands=hands,
         discard=[0] * NUM_CODES,
