@@ -75,6 +75,12 @@ def rlcard_loop(name: str, players: int, seconds: float) -> Loop:
         from rlcard.games.doudizhu.game import DoudizhuGame as Game
     import numpy as np
 
+    def legal_actions(game: Any) -> list[Any]:
+        # UNO lists them on demand; Dou Dizhu computes them into game.state at each step.
+        if name == "uno":
+            return list(game.get_legal_actions())
+        return list(game.state["actions"])
+
     def run(seed: int) -> tuple[int, int]:
         rng = random.Random(seed)
         games = actions = 0
@@ -86,7 +92,7 @@ def rlcard_loop(name: str, players: int, seconds: float) -> Loop:
             game.np_random = np.random.RandomState(rng.randrange(2**31))
             game.init_game()
             while not game.is_over():
-                game.step(rng.choice(list(game.get_legal_actions())))
+                game.step(rng.choice(legal_actions(game)))
                 actions += 1
             games += 1
         return games, actions
