@@ -104,9 +104,10 @@ def check_seat(state_players: int, seat: Any) -> int:
 
 def action_type(action: Any) -> str:
     """The ``type`` of a wire action, or IllegalAction if it is not an action."""
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+    kind = action.get("type") if isinstance(action, dict) else None
+    if not isinstance(kind, str):
         raise IllegalAction("bad_action", "An action is an object with a 'type'.")
-    return action["type"]
+    return kind
 
 
 def placements_from_scores(keys: list[Any]) -> list[int]:
