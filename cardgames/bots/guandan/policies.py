@@ -1,0 +1,275 @@
+"""The three Guandan bot levels (docs/bots.md, "Guandan"; rules GD-24 … GD-33, GD-53).
+
+- easy: legal, cheap moves: leads its lowest single, follows with the weakest
+  answer of the same kind, never bombs, never thinks about its partner.
+- normal: plans its hand into the fewest plays (planner), leads the weakest
+  planned play, follows only when that does not break its plan, lets its
+  partner's plays stand, bombs an opponent who is about to go out.
+- hard: normal, plus partnership (never overtakes a partner's winning play,
+  feeds a partner with one or two cards left), bomb timing (holds bombs until
+  an opponent is close or the bomb buys the finish), card counting (which
+  singles and pairs are unbeatable: jokers, level cards and bombs seen), and an
+  endgame search over plausible hidden hands (search module).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from cardgames.engines.guandan.cards import BJ, RJ, card_power, rank_power
+from cardgames.engines.guandan.combos import (
+    FULL_HOUSE,
+    PAIR,
+    PLATE,
+    SINGLE,
+    STRAIGHT,
+    TRIPLE,
+    TUBE,
+    bomb_strength,
+)
+
+from .common import JSON, Ctx, Move, choose_return, distinct, lowest_single, parse
+from .planner import hand_cost, plan_hand
+
+READY: JSON = {"type": "ready"}
+PASS: JSON = {"type": "pass"}
+_SEQ_KIND = {"straight": STRAIGHT, "tube": TUBE, "plate": PLATE}
+
+
+class _Base:
+    """Shared dispatch: the return pick, the pause between deals, then play."""
+
+    def choose(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any] | None:
+        if not legal:
+            return None
+        kinds = {a["type"] for a in legal}
+        if kinds <= {"ready"}:
+            return READY
+        if kinds & {"return", "confirm"}:
+            return choose_return(view, legal)
+        ctx = parse(view, legal)
+        if not ctx.moves:
+            return PASS
+        if ctx.table is None:
+            return self.lead(ctx, rng).action
+        move = self.follow(ctx, rng)
+        return PASS if move is None else move.action
+
+    def lead(self, ctx: Ctx, rng: random.Random) -> Move:
+        raise NotImplementedError
+
+    def follow(self, ctx: Ctx, rng: random.Random) -> Move | None:
+        raise NotImplementedError
+
+
+class EasyBot(_Base):
+    """Legal and cheap: lowest single to lead, the weakest same-kind answer to follow."""
+
+    def lead(self, ctx: Ctx, rng: random.Random) -> Move:
+        return lowest_single(ctx) or ctx.moves[0]
+
+    def follow(self, ctx: Ctx, rng: random.Random) -> Move | None:
+        plain = [m for m in ctx.moves if not m.bomb]
+        wc = ctx.level * 4 + 1
+        return min(plain, key=lambda m: (ctx.power(m), wc in m.cards, m.cards), default=None)
+
+
+class NormalBot(_Base):
+    """Fewest plays: lead from the plan, follow without breaking it, let the partner's plays stand."""
+
+    slack = 0.6  # how much worse the plan may get to answer an opponent
+
+    def lead(self, ctx: Ctx, rng: random.Random) -> Move:
+        return self.planned_lead(ctx) or ctx.moves[0]
+
+    def planned_lead(self, ctx: Ctx, prefer_high: bool = False) -> Move | None:
+        """The weakest play of the hand's plan (or the strongest one, when closing out)."""
+        targets = planned_interps(ctx)
+        by_interp: dict[tuple[int, int], list[Move]] = {}
+        for m in ctx.moves:
+            by_interp.setdefault((m.interp[0], m.interp[1]), []).append(m)
+        options = [(key, by_interp[key]) for key in targets if key in by_interp]
+        if not options:
+            return None
+        pick = max if prefer_high else min
+
+        def order(item: tuple[tuple[int, int], list[Move]]) -> tuple[int, int]:
+            moves = item[1]
+            return ctx.power(moves[0]), -len(moves[0].cards)
+
+        _, moves = pick(options, key=order)
+        return best_fit(ctx, moves)
+
+    def follow(self, ctx: Ctx, rng: random.Random) -> Move | None:
+        if ctx.table_seat == ctx.partner:
+            return self.finishing(ctx)
+        return self.answer(ctx, self.slack) or self.bomb_if_needed(ctx, threshold=3)
+
+    def finishing(self, ctx: Ctx) -> Move | None:
+        """A play that empties the hand, if any (always worth making)."""
+        total = sum(ctx.hand)
+        return next((m for m in ctx.moves if len(m.cards) == total), None)
+
+    def answer(self, ctx: Ctx, slack: float) -> Move | None:
+        """The same-kind answer that keeps the plan best, if it costs at most ``slack`` extra."""
+        plain = [m for m in ctx.moves if not m.bomb]
+        if not plain:
+            return None
+        done = self.finishing(ctx)
+        if done is not None:
+            return done
+        now = hand_cost(ctx.hand, ctx.level)
+        candidates = sorted(distinct(plain, ctx.level), key=ctx.power)[:24]
+        scored = [(ctx.cost_after(m) + 0.02 * ctx.power(m), m) for m in candidates]
+        score, move = min(scored, key=lambda x: (x[0], x[1].cards))
+        if score - 0.02 * ctx.power(move) <= now - 1 + slack:
+            return move
+        return None
+
+    def bomb_if_needed(self, ctx: Ctx, threshold: int) -> Move | None:
+        """The weakest bomb, when the table's opponent is close to going out or the bomb wins the deal."""
+        bombs = [m for m in ctx.moves if m.bomb]
+        if not bombs or ctx.table_seat is None or (ctx.table_seat - ctx.seat) % 2 == 0:
+            return None
+        weakest = min(bombs, key=lambda m: (bomb_strength(m.interp, ctx.level), m.cards))
+        owner = ctx.counts[ctx.table_seat]
+        close = owner is not None and owner <= threshold
+        if close or plan_hand(ctx.after(weakest), ctx.level).cost <= 1.5:
+            return weakest
+        return None
+
+
+class HardBot(NormalBot):
+    """Normal, plus partnership, bomb timing, card counting and an endgame search."""
+
+    slack = 0.9
+
+    def lead(self, ctx: Ctx, rng: random.Random) -> Move:
+        from .search import endgame_choice
+
+        searched = endgame_choice(ctx, rng)
+        if searched is not None:
+            return searched
+        partner_count = ctx.counts[ctx.partner] if ctx.partner not in ctx.finished else None
+        opp_min = ctx.min_opponent_count()
+        if partner_count is not None and partner_count <= 2 and opp_min > 2:
+            fed = self.feed(ctx, partner_count)
+            if fed is not None:
+                return fed
+        plan = plan_hand(ctx.hand, ctx.level)
+        if plan.cost <= 2.5:
+            # closing out: lead what nobody can beat first, keep the last play for the end
+            boss = [m for m in ctx.moves if not m.bomb and self.unbeatable(ctx, m)]
+            if boss:
+                return max(boss, key=lambda m: (len(m.cards), m.cards))
+        move = self.planned_lead(ctx)
+        if move is not None and opp_min <= 2 and len(move.cards) <= opp_min:
+            # an opponent about to go out: avoid giving them a small single or pair
+            other = [m for m in ctx.moves if not m.bomb and len(m.cards) > opp_min]
+            if other:
+                return min(distinct(other, ctx.level), key=lambda m: (ctx.cost_after(m), ctx.power(m)))
+            return max((m for m in ctx.moves if not m.bomb), key=ctx.power, default=move)
+        return move or ctx.moves[0]
+
+    def feed(self, ctx: Ctx, partner_count: int) -> Move | None:
+        """Give the lead-winning partner an easy trick: our lowest single or pair."""
+        kind = SINGLE if partner_count == 1 else PAIR
+        small = [m for m in ctx.moves if m.interp[0] == kind]
+        if not small and kind == PAIR:
+            small = [m for m in ctx.moves if m.interp[0] == SINGLE]
+        return min(small, key=lambda m: (ctx.power(m), m.cards), default=None)
+
+    def follow(self, ctx: Ctx, rng: random.Random) -> Move | None:
+        done = self.finishing(ctx)
+        if done is not None:
+            return done
+        if ctx.table_seat == ctx.partner:
+            return None  # never overtake the partner's winning play
+        opp_min = ctx.min_opponent_count()
+        owner = ctx.counts[ctx.table_seat] if ctx.table_seat is not None else None
+        urgent = owner is not None and owner <= 5
+        slack = self.slack + (1.5 if urgent else 0.0) + (0.5 if opp_min <= 6 else 0.0)
+        move = self.answer(ctx, slack)
+        if move is not None and not urgent and self.wasteful(ctx, move):
+            move = None
+        if move is not None:
+            return move
+        return self.bomb_if_needed(ctx, threshold=5)
+
+    def wasteful(self, ctx: Ctx, move: Move) -> bool:
+        """Spending a joker, level card or wildcard on a cheap trick early in the deal."""
+        if sum(ctx.hand) <= 10 or ctx.table is None or ctx.table[0] not in (SINGLE, PAIR):
+            return False
+        high = rank_power(ctx.table[1], ctx.level) >= 11  # the table is already K or higher
+        return not high and any(card_power(c, ctx.level) >= 13 for c in move.cards)
+
+    def unbeatable(self, ctx: Ctx, move: Move) -> bool:
+        """Card counting: no unseen card could beat this single or pair (bombs aside)."""
+        kind = move.interp[0]
+        if kind not in (SINGLE, PAIR, TRIPLE, FULL_HOUSE):
+            return False
+        need = {SINGLE: 1, PAIR: 2, TRIPLE: 3, FULL_HOUSE: 3}[kind]
+        power = ctx.power(move)
+        unseen = unseen_counts(ctx)
+        wc = ctx.level * 4 + 1
+        for r in range(15):
+            if rank_power(r, ctx.level) <= power:
+                continue
+            if r >= 13:
+                held = unseen[BJ if r == 13 else RJ]
+                if kind in (SINGLE, PAIR) and held >= need:
+                    return False
+                continue
+            natural = sum(unseen[r * 4 + s] for s in range(4) if r * 4 + s != wc)
+            if natural + unseen[wc] >= need:
+                return False
+        return True
+
+
+def planned_interps(ctx: Ctx) -> list[tuple[int, int]]:
+    """(kind, rank) of every non-bomb play the plan makes (sequences, then groups)."""
+    plan = plan_hand(ctx.hand, ctx.level)
+    out = [(_SEQ_KIND[kind], top) for kind, top, _, _ in plan.sequences]
+    groups = plan.groups
+    triples = sorted((r for r, n in groups.items() if n == 3), key=lambda r: rank_power(r, ctx.level))
+    pairs = sorted((r for r, n in groups.items() if n == 2), key=lambda r: rank_power(r, ctx.level))
+    for i, t in enumerate(triples):
+        out.append((FULL_HOUSE, t) if i < len(pairs) else (TRIPLE, t))
+    for i, p in enumerate(pairs):
+        if i >= len(triples):
+            out.append((PAIR, p))
+    out += [(SINGLE, r) for r, n in groups.items() if n == 1]
+    bj, rj = plan.jokers
+    if not (bj == 2 and rj == 2):
+        out += [(PAIR, 13)] * (bj == 2) + [(PAIR, 14)] * (rj == 2)
+        out += [(SINGLE, 13)] * (bj == 1) + [(SINGLE, 14)] * (rj == 1)
+    if plan.wilds:
+        out.append((SINGLE, ctx.level))
+    return out
+
+
+def best_fit(ctx: Ctx, moves: list[Move]) -> Move:
+    """Among moves of one interpretation, the one that leaves the best hand (fewest wildcards)."""
+    wc = ctx.level * 4 + 1
+    options = distinct(moves, ctx.level)
+    if len(options) == 1:
+        return options[0]
+    return min(options[:16], key=lambda m: (m.cards.count(wc), ctx.cost_after(m), m.cards))
+
+
+def unseen_counts(ctx: Ctx) -> list[int]:
+    """Copies of each code not in our hand, not discarded and not on the table."""
+    from cardgames.engines.guandan.cards import INDEX
+
+    left = [2] * 54
+    for c, n in enumerate(ctx.hand):
+        left[c] -= n
+    for code in ctx.view.get("discards") or []:
+        left[INDEX[code]] -= 1
+    for entry in ctx.view.get("trick") or []:
+        for code in entry.get("cards", []):
+            left[INDEX[code]] -= 1
+    return [max(0, n) for n in left]
