@@ -30,10 +30,12 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.identity = identity(self.scope)
+        await self.accept()
         if self.identity is None:
+            # Accept first so the browser gets a reason, not a bare failed handshake (1006).
+            await self.send_error("not_authenticated", "Log in or pick a guest name first.")
             await self.close(code=4401)
             return
-        await self.accept()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.send_json({"type": "hello", "you": self.identity})
 

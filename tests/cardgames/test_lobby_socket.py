@@ -53,10 +53,12 @@ async def test_signed_in_user_is_greeted_and_bad_frames_get_errors() -> None:
     await ws.disconnect()
 
 
-async def test_anonymous_socket_is_closed() -> None:
+async def test_anonymous_socket_is_told_why_and_closed() -> None:
     ws = communicator()
-    connected, code = await ws.connect()
-    assert not connected and code == 4401
+    connected, _ = await ws.connect()
+    assert connected
+    assert (await ws.receive_json_from())["code"] == "not_authenticated"
+    assert (await ws.receive_output())["code"] == 4401
 
 
 async def test_foreign_origin_is_refused() -> None:
