@@ -373,7 +373,10 @@ class HardBot:
                 value = 1.0 if won[t.me] == bids[t.me] else 0.0
                 value += RIVAL_MISS_BONUS * sum(1 for s in rivals if won[s] != bids[s])
                 score[card] += value
-        return max(distinct, key=lambda c: (score[c], -c))
+        # ties go to the rule policy's card (shed high cards when safe, keep them when needed)
+        best = max((c >> 2 for _, c in t.trick), default=-1)
+        ruled = rule_card(t.hand, bids[t.me] - t.won[t.me], best, len(t.live) - len(t.trick) - 1)
+        return max(distinct, key=lambda c: (score[c], c == ruled, -c))
 
 
 BOTS: dict[str, type[EasyBot] | type[NormalBot] | type[HardBot]] = {
