@@ -36,7 +36,6 @@ REVEAL_SECONDS = 10  # PT-33
 PAUSE_SECONDS = 6  # PT-45
 DEFAULT_TURN_SECONDS = 30  # PT-40
 TABLE_TIMERS = ("reveal", "pause")
-_READY: JSON = {"type": "ready"}
 
 
 class PuteoEngine(Engine):
@@ -138,7 +137,7 @@ class PuteoEngine(Engine):
             ]
         if phase == OVER or not state.tab.lives[seat] or state.ready >> seat & 1:
             return []
-        return [dict(_READY)]
+        return [{"type": "ready"}]
 
     def apply(self, state: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
         if type(action) is not dict:
@@ -415,8 +414,9 @@ class PuteoEngine(Engine):
         events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
 
     def _bid(self, st: State, seat: int, k: int, events: list[JSON]) -> None:
-        bids = st.bids
-        st.bids = (*bids[:seat], k, *bids[seat + 1 :])
+        bids = list(st.bids)
+        bids[seat] = k
+        st.bids = tuple(bids)
         events.append({"type": "bid", "seat": seat, "k": k})
         if seat != st.tab.dealer:
             st.turn = st.tab.nxt[seat]
@@ -428,11 +428,12 @@ class PuteoEngine(Engine):
                 self._play_card(st, st.turn, st.hands[st.turn][0], events, True)
 
     def _play_card(self, st: State, seat: int, card: int, events: list[JSON], auto: bool) -> None:
-        hands = st.hands
+        hands = list(st.hands)
         hand = hands[seat]
         i = hand.index(card)
-        st.hands = (*hands[:seat], hand[:i] + hand[i + 1 :], *hands[seat + 1 :])
-        trick = (*st.trick, (seat, card))
+        hands[seat] = hand[:i] + hand[i + 1 :]
+        st.hands = tuple(hands)
+        trick = st.trick + ((seat, card),)  # noqa: RUF005 (concatenation is faster here)
         events.append({"type": "play", "seat": seat, "card": CODES[card], "auto": auto})
         nxt = st.tab.nxt[seat]
         if nxt != trick[0][0]:
@@ -445,12 +446,13 @@ class PuteoEngine(Engine):
         for s, c in trick:
             if c >> 2 > best:
                 winner, best = s, c >> 2
-        won = st.won
-        st.won = (*won[:winner], won[winner] + 1, *won[winner + 1 :])
-        st.done = (*st.done, (winner, trick))
+        won = list(st.won)
+        won[winner] += 1
+        st.won = tuple(won)
+        st.done = st.done + ((winner, trick),)  # noqa: RUF005
         st.trick = ()
         events.append({"type": "trick", "winner": winner})
-        if st.hands[winner]:
+        if hands[winner]:
             st.turn = winner  # PT-29
         else:
             self._end_round(st, events)
