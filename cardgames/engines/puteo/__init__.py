@@ -58,10 +58,12 @@ Options
   gets ``deck[0]``, seat 1 ``deck[1]`` …; in round 1 seat 0 gets ``deck[0:5]``. Eliminated seats
   are skipped (the next live seat takes the next block). The deck must be able to serve every
   round from ``start_round`` on (``max n × players`` cards), holding each code at most once
-  (classic) or twice (big). Without ``deck``, round r is a shuffle by ``base.rng_for(seed, r)``,
-  dealt the same way.
-- Test options: ``first_dealer`` (seat of the first dealer, default random by
-  ``rng_for(seed, 0)``); ``start_round`` (1–9, default 1: the game starts at that round, e.g. 5
+  (classic) or twice (big). Without ``deck``, each round deals the same way from a fresh
+  shuffle: the game's randomness is drawn once from ``base.rng_for(seed, 0)`` (512 bits per
+  round; round 0's bits choose the first dealer, round r's bits a partial Fisher–Yates shuffle
+  of the full deck), so a game is reproducible from its seed and options alone.
+- Test options: ``first_dealer`` (seat of the first dealer, default a uniformly random live
+  seat, PT-15); ``start_round`` (1–9, default 1: the game starts at that round, e.g. 5
   for the blind round); ``start_lives`` (one int per seat, 0..lives: lives at the start; 0 means
   already eliminated, ranked as eliminated in round 0; at least two seats must be alive).
   Unknown option keys are ignored.

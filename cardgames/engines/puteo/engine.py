@@ -6,35 +6,13 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores
-from .cards import (
-    BLIND_ROUND,
-    CARD_CODES,
-    CARDS_PER_ROUND,
-    CODE_TO_ID,
-    CODES,
-    ROUNDS,
-    full_deck,
-    shuffled,
-)
-from .state import (
-    BID,
-    OVER,
-    PAUSE,
-    PHASE_NAMES,
-    PLAY,
-    REVEAL,
-    Config,
-    State,
-    Table,
-    dump_state,
-    load_state,
-)
+from .cards import BLIND_ROUND, CARD_CODES, CARDS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS, full_deck, shuffled
+from .options import BIG_MAX, parse_options
+from .state import BID, OVER, PAUSE, PHASE_NAMES, PLAY, REVEAL, State, Table, dump_state, load_state
+from .views import all_cards, build_view, forbidden_bid, visible_cards
 
-CLASSIC_MAX = 8  # PT-2
-BIG_MAX = 12  # PT-3
 REVEAL_SECONDS = 10  # PT-33
 PAUSE_SECONDS = 6  # PT-45
-DEFAULT_TURN_SECONDS = 30  # PT-40
 TABLE_TIMERS = ("reveal", "pause")
 
 
@@ -46,60 +24,9 @@ class PuteoEngine(Engine):
 
     # -- the contract -----------------------------------------------------
     def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> State:
-        opts = dict(options or {})
-        n = num_players
-        if isinstance(n, bool) or not isinstance(n, int) or not self.min_players <= n <= BIG_MAX:
-            raise IllegalAction("bad_players", f"El Puteo seats 2 to {BIG_MAX} players, not {n!r}.")
-        mode = opts.get("mode")
-        if mode is None:
-            mode = "classic" if n <= CLASSIC_MAX else "big"
-        if mode not in ("classic", "big"):
-            raise IllegalAction("bad_options", f"mode must be 'classic' or 'big', not {mode!r}.")
-        if mode == "classic" and n > CLASSIC_MAX:
-            raise IllegalAction(
-                "too_many_players",
-                f"Classic mode seats 2 to {CLASSIC_MAX} players; use mode 'big' for up to 12.",
-            )
-        lives = opts.get("lives", 5)
-        if lives not in (3, 5) or isinstance(lives, bool):
-            raise IllegalAction("bad_options", f"lives must be 5 or 3, not {lives!r}.")
-        turn_seconds = opts.get("turn_seconds", DEFAULT_TURN_SECONDS)
-        if turn_seconds is not None and (
-            isinstance(turn_seconds, bool) or not isinstance(turn_seconds, (int, float)) or turn_seconds <= 0
-        ):
-            raise IllegalAction(
-                "bad_options", f"turn_seconds must be positive or None, not {turn_seconds!r}."
-            )
-        start_round = opts.get("start_round", 1)
-        if isinstance(start_round, bool) or start_round not in range(1, ROUNDS + 1):
-            raise IllegalAction("bad_options", f"start_round must be 1..9, not {start_round!r}.")
-        start_lives = opts.get("start_lives")
-        if start_lives is None:
-            lives_t = (lives,) * n
-        else:
-            if (
-                not isinstance(start_lives, (list, tuple))
-                or len(start_lives) != n
-                or any(isinstance(x, bool) or x not in range(lives + 1) for x in start_lives)
-                or sum(1 for x in start_lives if x) < 2
-            ):
-                raise IllegalAction(
-                    "bad_options", f"start_lives must give 0..{lives} lives to each of {n} seats, two alive."
-                )
-            lives_t = tuple(start_lives)
-        deck = self._deck_option(opts.get("deck"), mode, n, start_round)
-        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise IllegalAction("bad_options", f"seed must be an int or a str, not {seed!r}.")
-        cfg = Config(n, seed, mode, lives, turn_seconds, deck)
-        live = [s for s in range(n) if lives_t[s]]
-        dealer = opts.get("first_dealer")
-        if dealer is None:
-            dealer = live[cfg.round_bits(0) % len(live)]  # PT-15: uniformly random live seat
-        elif isinstance(dealer, bool) or dealer not in live:
-            raise IllegalAction("bad_options", f"first_dealer must be a live seat, not {dealer!r}.")
+        cfg, start_round, lives, dealer = parse_options(num_players, seed, options)
         st = State.__new__(State)
-        elim = tuple(-1 if x else 0 for x in lives_t)
-        st.tab = Table(cfg, start_round, dealer, lives_t, elim, ())
+        st.tab = Table(cfg, start_round, dealer, lives, tuple(-1 if x else 0 for x in lives), ())
         self._deal(st)
         return st
 
@@ -131,7 +58,7 @@ class PuteoEngine(Engine):
         if phase == BID:
             if seat != state.turn:
                 return []
-            forbidden = self._forbidden(state)
+            forbidden = forbidden_bid(state)
             return [
                 {"type": "bid", "k": k} for k in range(CARDS_PER_ROUND[state.tab.round] + 1) if k != forbidden
             ]
@@ -154,62 +81,10 @@ class PuteoEngine(Engine):
         raise IllegalAction("bad_action", f"Unknown action type {kind!r}.")
 
     def view(self, state: State, seat: int | None) -> JSON:
-        cfg = state.tab.cfg
         if seat is not None:
-            check_seat(cfg.n, seat)
-        r = state.tab.round
-        n_r = CARDS_PER_ROUND[r]
-        phase = state.phase
-        blind = r == BLIND_ROUND
-        playing = seat is not None and state.tab.lives[seat] > 0
-        hand: list[str] = []
-        blind_cards: list[str | None] | None = None
-        if blind and phase in (REVEAL, BID):
-            # PT-31, PT-47, PT-48: others' cards only, never one's own; nothing for spectators
-            blind_cards = [
-                CODES[h[0]] if playing and s != seat and h else None for s, h in enumerate(state.hands)
-            ]
-        elif playing and seat is not None:
-            hand = [CODES[c] for c in state.hands[seat]]
-        bid_order = self._bid_order(state)
-        view: JSON = {
-            "seat": seat,
-            "game": "puteo",
-            "mode": cfg.mode,
-            "round": r,
-            "rounds": ROUNDS,
-            "cards_per_player": n_r,
-            "blind": blind,
-            "phase": PHASE_NAMES[phase],
-            "dealer": state.tab.dealer,
-            "bid_order": bid_order,
-            "leader": self._leader(state),
-            "turn": state.turn if phase in (BID, PLAY) else None,
-            "to_act": self.to_act(state),
-            "lives": list(state.tab.lives),
-            "start_lives": cfg.lives,
-            "alive": [life > 0 for life in state.tab.lives],
-            "eliminated_in": [None if e < 0 else e for e in state.tab.elim],
-            "bids": [None if b < 0 else b for b in state.bids],
-            "tricks_won": list(state.won),
-            "forbidden_bid": self._forbidden(state)
-            if phase == BID and state.turn == state.tab.dealer
-            else None,
-            "hand": hand,
-            "hand_counts": [len(h) for h in state.hands],
-            "own_card_hidden": blind and playing and phase in (REVEAL, BID),
-            "blind_cards": blind_cards,
-            "current_trick": [{"seat": s, "card": CODES[c]} for s, c in state.trick],
-            "tricks": [
-                {"winner": w, "cards": [{"seat": s, "card": CODES[c]} for s, c in trick]}
-                for w, trick in state.done
-            ],
-            "ready": [s for s in range(cfg.n) if state.ready >> s & 1],
-            "turn_seconds": cfg.turn_seconds,
-        }
-        if phase in (PAUSE, OVER):
-            view["missed"] = [s for s in bid_order if state.bids[s] != state.won[s]]  # PT-35
-        if phase == OVER:
+            check_seat(state.tab.cfg.n, seat)
+        view = build_view(state, seat, self.to_act(state))
+        if state.phase == OVER:
             view["result"] = self.result(state)
         return view
 
@@ -266,27 +141,10 @@ class PuteoEngine(Engine):
 
     # -- test hooks --------------------------------------------------------
     def all_cards(self, state: State) -> Counter[str]:
-        found: Counter[str] = Counter(CODES[c] for c in state.tab.stock)
-        for hand in state.hands:
-            found.update(CODES[c] for c in hand)
-        found.update(CODES[c] for _, c in state.trick)
-        for _, trick in state.done:
-            found.update(CODES[c] for _, c in trick)
-        return found
+        return all_cards(state)
 
     def visible_cards(self, state: State, seat: int | None) -> Counter[str]:
-        seen: Counter[str] = Counter(CODES[c] for _, c in state.trick)
-        for _, trick in state.done:
-            seen.update(CODES[c] for _, c in trick)
-        if seat is None or not state.tab.lives[seat]:
-            return seen  # spectators and eliminated players: public cards only (PT-48)
-        if state.tab.round == BLIND_ROUND:
-            for s, hand in enumerate(state.hands):
-                if s != seat:
-                    seen.update(CODES[c] for c in hand)  # PT-47: the others' cards, never one's own
-        else:
-            seen.update(CODES[c] for c in state.hands[seat])  # PT-46
-        return seen
+        return visible_cards(state, seat)
 
     # -- actions -----------------------------------------------------------
     def _apply_play(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
@@ -320,7 +178,7 @@ class PuteoEngine(Engine):
         n_r = CARDS_PER_ROUND[state.tab.round]
         if not 0 <= k <= n_r:
             raise IllegalAction("bad_bid", f"A bid is 0..{n_r} this round.")
-        if seat == state.tab.dealer and k == self._forbidden(state):
+        if seat == state.tab.dealer and k == forbidden_bid(state):
             raise IllegalAction(
                 "forbidden_bid", f"The dealer may not bid {k}: the bids would add up to {n_r}."
             )
@@ -366,7 +224,7 @@ class PuteoEngine(Engine):
         if timer in TABLE_TIMERS:
             self._end_table_phase(new, events)
         elif state.phase == BID:  # PT-41: bid 0, or 1 if 0 is forbidden
-            self._bid(new, seat, 1 if self._forbidden(state) == 0 else 0, events)
+            self._bid(new, seat, 1 if forbidden_bid(state) == 0 else 0, events)
         else:  # PT-42, PT-43: the first card in hand order, the weakest
             self._play_card(new, seat, state.hands[seat][0], events, True)
         return new, events
@@ -482,31 +340,6 @@ class PuteoEngine(Engine):
             st.ready = 0
 
     # -- helpers -----------------------------------------------------------
-    def _forbidden(self, state: State) -> int | None:
-        """PT-22, PT-32: the dealer's forbidden bid when it is the dealer's turn, else None."""
-        if state.phase != BID or state.turn != state.tab.dealer or state.tab.round == BLIND_ROUND:
-            return None
-        n_r = CARDS_PER_ROUND[state.tab.round]
-        f = n_r - sum(b for b in state.bids if b > 0)
-        return f if 0 <= f <= n_r else None
-
-    def _bid_order(self, state: State) -> list[int]:
-        """PT-17: from the seat after the dealer round to the dealer (of the round just played
-        in the pause and at the end)."""
-        n = state.tab.cfg.n
-        seats = [(state.tab.dealer + i) % n for i in range(1, n + 1)]
-        if state.phase in (PAUSE, OVER):
-            return [s for s in seats if state.bids[s] >= 0]
-        return [s for s in seats if state.tab.lives[s]]
-
-    def _leader(self, state: State) -> int | None:
-        """Who leads (or led) the current trick; before play, who will lead the first one."""
-        if state.phase == PLAY:
-            return state.trick[0][0] if state.trick else state.turn
-        if state.phase in (REVEAL, BID):
-            return state.tab.nxt[state.tab.nxt[state.tab.dealer]]
-        return None
-
     def _wrong_phase(self, state: State, kind: str) -> None:
         if state.phase == OVER:
             raise IllegalAction("game_over", "The game is over.")
@@ -515,22 +348,3 @@ class PuteoEngine(Engine):
         raise IllegalAction(
             "wrong_phase", f"No {kind} now: the table is in the {PHASE_NAMES[state.phase]} phase."
         )
-
-    @staticmethod
-    def _deck_option(deck: Any, mode: str, n: int, start_round: int) -> tuple[int, ...] | None:
-        if deck is None:
-            return None
-        if not isinstance(deck, (list, tuple)) or any(
-            type(c) is not str or c not in CODE_TO_ID for c in deck
-        ):
-            raise IllegalAction("bad_options", "deck must be a list of card codes like '1O', '12E'.")
-        cards = tuple(CODE_TO_ID[c] for c in deck)
-        copies = 2 if mode == "big" else 1
-        if any(count > copies for count in Counter(cards).values()):
-            raise IllegalAction(
-                "bad_options", f"deck holds a card more than {copies} time(s) in {mode} mode."
-            )
-        need = n * max(CARDS_PER_ROUND[start_round:])
-        if len(cards) < need:
-            raise IllegalAction("bad_options", f"deck needs at least {need} cards for {n} players.")
-        return cards
