@@ -103,6 +103,7 @@ def post_transfer(
     actor: Any = None,
     reference: str = "",
     reason: str = "",
+    locked: dict[int, Account] | None = None,
 ) -> Posted:
     """Move coins: ``postings`` are (account, signed amount) pairs summing to zero.
 
@@ -111,7 +112,9 @@ def post_transfer(
     key is looked up again (a concurrent twin may just have committed) and wallets and
     pots are checked for funds: ``EconomyError("insufficient_coins")`` and nothing moves.
     A key already used returns ``Posted(first_transfer, created=False)``; used with other
-    postings it raises ``EconomyError("idempotency_conflict")``.
+    postings it raises ``EconomyError("idempotency_conflict")``. ``locked`` is what the
+    caller got from ``lock_accounts`` earlier in this transaction: when it covers every
+    account, the locks are not taken again and its balances are kept current.
     """
     if not key or len(key) > 200:
         raise EconomyError("invalid_transfer")
@@ -127,7 +130,8 @@ def post_transfer(
         raise EconomyError("invalid_transfer")
 
     with transaction.atomic():
-        locked = lock_accounts(account for account, _amount in postings)
+        if locked is None or any(account.pk not in locked for account, _amount in postings):
+            locked = lock_accounts(account for account, _amount in postings)
         checkpoint("ledger.after_lock")
         first = Transfer.objects.filter(key=key).first()
         if first is not None:
@@ -135,7 +139,7 @@ def post_transfer(
                 raise EconomyError("idempotency_conflict")
             return Posted(first, created=False)
 
-        balances = {pk: account.balance for pk, account in locked.items()}
+        balances = {account.pk: locked[account.pk].balance for account, _amount in postings}
         for account, amount in postings:
             balances[account.pk] += amount
         for pk, balance in balances.items():
@@ -155,7 +159,7 @@ def post_transfer(
             reason=reason,
         )
         checkpoint("ledger.after_transfer")
-        running = {pk: account.balance for pk, account in locked.items()}
+        running = {account.pk: locked[account.pk].balance for account, _amount in postings}
         entries = []
         for account, amount in postings:
             running[account.pk] += amount
@@ -166,8 +170,10 @@ def post_transfer(
             )
         Entry.objects.bulk_create(entries)
         checkpoint("ledger.after_entries")
+        changed = []
         for pk, balance in balances.items():
-            Account.objects.filter(pk=pk).update(balance=balance)
             locked[pk].balance = balance
+            changed.append(locked[pk])
+        Account.objects.bulk_update(changed, ["balance"])
         checkpoint("ledger.after_balances")
     return Posted(transfer, created=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
 
 from . import payouts
@@ -85,6 +85,7 @@ class PotAudit:
 
     pot: Pot
     entries: list[Entry]
+    movements: list[Transfer]
     buyins: list[BuyIn]
     cached_balance: int
     entries_balance: int
@@ -103,6 +104,14 @@ def pot_audit(*, pot: Pot) -> PotAudit:
     pot = Pot.objects.select_related("account").get(pk=pot.pk)
     entries = list(
         Entry.objects.filter(account=pot.account).select_related("transfer", "transfer__user").order_by("id")
+    )
+    movements = list(
+        Transfer.objects.filter(pot=pot)
+        .select_related("user")
+        .prefetch_related(
+            Prefetch("entries", queryset=Entry.objects.select_related("account__user").order_by("id"))
+        )
+        .order_by("id")
     )
     buyins = list(pot.buyins.select_related("user", "transfer", "return_transfer").order_by("id"))
     entries_balance = sum(e.amount for e in entries)
@@ -125,6 +134,18 @@ def pot_audit(*, pot: Pot) -> PotAudit:
         settled = [e for e in entries if e.transfer.kind == Transfer.Kind.SETTLE]
         if len(settled) != 1:
             problems.append(f"{len(settled)} settlement entries")
+    moved = sum(e.amount for t in movements for e in t.entries.all() if e.account_id == pot.account_id)
+    if moved != entries_balance:
+        problems.append(f"pot entries outside the pot's own transfers ({moved} != {entries_balance})")
     return PotAudit(
-        pot, entries, buyins, pot.account.balance, entries_balance, seated_total, paid_in, paid_out, problems
+        pot=pot,
+        entries=entries,
+        movements=movements,
+        buyins=buyins,
+        cached_balance=pot.account.balance,
+        entries_balance=entries_balance,
+        seated_total=seated_total,
+        paid_in=paid_in,
+        paid_out=paid_out,
+        problems=problems,
     )

@@ -145,8 +145,9 @@ def open_pot(*, reference: str, stake: int) -> Pot:
 def buy_in(*, user: Any, pot: Pot | int) -> BuyIn:
     """Move the stake from the user's wallet to the pot when they sit (PF-17, PF-57).
 
-    Lock: the Pot row, then the wallet and the pot's account (pk order); status, seat and
-    funds are checked inside the locks. Key ``buyin:<pot>:<user>:<n>`` (n counts the
+    Lock: the Pot row (guards the seats), then the wallet and the pot's account (pk order,
+    in ``post_transfer``); status, seat and funds are checked inside the locks.
+    Key ``buyin:<pot>:<user>:<n>`` (n counts the
     user's earlier entries to this pot, so standing up and sitting again is a new entry).
     Raises ``pot_not_open``, ``already_seated`` or ``insufficient_coins``.
     """
@@ -155,7 +156,6 @@ def buy_in(*, user: Any, pot: Pot | int) -> BuyIn:
         if locked_pot.status != Pot.Status.OPEN:
             raise EconomyError(_closed_code(locked_pot))
         wallet = wallet_for(user)
-        lock_accounts([wallet, locked_pot.account])
         previous = list(
             BuyIn.objects.filter(pot=locked_pot, user_id=user.pk).values_list("status", flat=True)
         )
@@ -230,9 +230,11 @@ def cancel_pot(*, pot: Pot | int) -> list[BuyIn]:
             raise EconomyError("pot_settled")
         seated = list(BuyIn.objects.filter(pot=locked_pot, status=BuyIn.Status.SEATED).order_by("pk"))
         wallets = {w.user_id: w for w in (wallet_for(_Ref(b.user_id)) for b in seated)}
-        lock_accounts([locked_pot.account, *wallets.values()])
+        locked = lock_accounts([locked_pot.account, *wallets.values()])
         for buyin in seated:
-            posted = _return_entry(locked_pot, buyin, kind=Transfer.Kind.REFUND, prefix="refund")
+            posted = _return_entry(
+                locked_pot, buyin, kind=Transfer.Kind.REFUND, prefix="refund", locked=locked
+            )
             checkpoint("cancel_pot.after_refund")
             buyin.status = BuyIn.Status.REFUNDED
             buyin.return_transfer = posted.transfer
@@ -306,7 +308,9 @@ def _settle_payouts(total: int, results: Sequence[tuple[int, int]]) -> dict[int,
     return {u: a for u, a in zip(users, amounts, strict=True) if a > 0}
 
 
-def _return_entry(pot: Pot, buyin: BuyIn, *, kind: str, prefix: str) -> Posted:
+def _return_entry(
+    pot: Pot, buyin: BuyIn, *, kind: str, prefix: str, locked: dict[int, Account] | None = None
+) -> Posted:
     return post_transfer(
         key=f"{prefix}:{pot.pk}:{buyin.user_id}:{buyin.seq}",
         kind=kind,
@@ -314,6 +318,7 @@ def _return_entry(pot: Pot, buyin: BuyIn, *, kind: str, prefix: str) -> Posted:
         user=_Ref(buyin.user_id),
         pot=pot,
         reference=pot.reference,
+        locked=locked,
     )
 
 
@@ -363,7 +368,7 @@ def reward_game(
     place, decreasing, shared places averaged; ``buyin`` (a buy-in table, paid by its pot)
     earns the online XP and no coins. Simulated seats and guests (no user) earn nothing
     but keep their places. Boosters active at ``now`` multiply coins and XP.
-    Lock: each rewarded wallet with ``house:reward``, one transfer at a time.
+    Lock: ``house:reward`` and every rewarded wallet, all at once in pk order.
     Keys ``reward:<reference>:<user>`` and ``xp:<reference>:<user>``: a repeated call
     returns the first rewards and pays nothing more.
     """
@@ -389,14 +394,28 @@ def reward_game(
     at = _now(now)
     rewards: list[Reward] = []
     with transaction.atomic():
+        house = house_account(HOUSE_REWARD)
+        wallets = {uid: wallet_for(_Ref(uid)) for uid in users}
+        locked = lock_accounts([house, *wallets.values()])
         for seat, seat_coins, seat_xp in zip(seats, coins, xp, strict=True):
             if seat.user_id is None or seat.simulated:
                 continue
-            rewards.append(_reward_one(reference, seat.user_id, seat_coins, seat_xp, at))
+            rewards.append(
+                _reward_one(reference, house, wallets[seat.user_id], seat_coins, seat_xp, at, locked)
+            )
     return rewards
 
 
-def _reward_one(reference: str, user_id: int, coins: int, xp: int, at: datetime) -> Reward:
+def _reward_one(
+    reference: str,
+    house: Account,
+    wallet: Account,
+    coins: int,
+    xp: int,
+    at: datetime,
+    locked: dict[int, Account],
+) -> Reward:
+    user_id = wallet.user_id
     user = _Ref(user_id)
     coin_key, xp_key = f"reward:{reference}:{user_id}", f"xp:{reference}:{user_id}"
     first = Transfer.objects.filter(key=coin_key).first()
@@ -455,7 +474,7 @@ def purchase_item(
     at = _now(now)
     with transaction.atomic():
         wallet, shop = wallet_for(user), house_account(HOUSE_SHOP)
-        lock_accounts([wallet, shop])
+        locked = lock_accounts([wallet, shop])
         if request_id:
             key = f"purchase:{user.pk}:req:{str(request_id)[:100]}"
             done = Purchase.objects.filter(transfer__key=key).first()
@@ -472,6 +491,7 @@ def purchase_item(
             postings=[(wallet, -price), (shop, price)],
             user=user,
             reference=item,
+            locked=locked,
         )
         checkpoint("purchase_item.after_transfer")
         last_end = (
