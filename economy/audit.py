@@ -3,8 +3,8 @@
 Checks (docs/economy.md): every transfer has two or more entries summing to zero; every
 cached balance equals the sum of its entries; no wallet or pot is negative; every settled
 or cancelled pot is at 0 and every open pot holds exactly its seated entries; every
-returned entry has its return transfer; and minted - spent == the coins in wallets and
-pots (equivalently, all entries sum to zero).
+returned entry has its return transfer; minted - spent == the coins in wallets and
+pots (equivalently, all entries sum to zero); and every user has had the welcome grant.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -107,6 +108,14 @@ def audit_ledger() -> AuditResult:
     ).values("id", "pot_id", "status")[:LIMIT]
     for b in unreturned:
         result.add("buyin_return_mismatch", buyin=b["id"], pot=b["pot_id"], status=b["status"])
+
+    missing = (
+        get_user_model()
+        .objects.exclude(pk__in=Transfer.objects.filter(kind=Transfer.Kind.WELCOME).values("user_id"))
+        .values_list("pk", flat=True)[:LIMIT]
+    )
+    for user_id in missing:
+        result.add("missing_welcome_grant", user=user_id)
 
     result.stats = {
         "transfers": Transfer.objects.count(),

@@ -5,13 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from django.conf import settings
 from django.db.models import Prefetch, QuerySet, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from . import payouts
 from .models import Account, BuyIn, Entry, Pot, Purchase, Transfer, XpAward
-from .services import league_date
+
+
+def league_date(now: datetime | None = None) -> str:
+    """The date (ISO) in the league time zone: the daily bonus's calendar day (PF-57)."""
+    return (now or timezone.now()).astimezone(ZoneInfo(settings.LEAGUE_TIME_ZONE)).date().isoformat()
 
 
 def wallet_balance(*, user: Any) -> int:
@@ -120,23 +127,37 @@ def pot_audit(*, pot: Pot) -> PotAudit:
     paid_out = -sum(e.amount for e in entries if e.amount < 0)
     problems: list[str] = []
     if pot.account.balance != entries_balance:
-        problems.append(f"cached balance {pot.account.balance} != entries {entries_balance}")
+        problems.append(
+            _("El saldo guardado (%(cached)d) no coincide con los apuntes (%(entries)d).")
+            % {"cached": pot.account.balance, "entries": entries_balance}
+        )
     if pot.status in (Pot.Status.SETTLED, Pot.Status.CANCELLED):
         if entries_balance != 0:
-            problems.append(f"closed pot holds {entries_balance}")
+            problems.append(
+                _("El bote está cerrado pero guarda %(coins)d monedas.") % {"coins": entries_balance}
+            )
     elif entries_balance != seated_total:
-        problems.append(f"balance {entries_balance} != seated entries {seated_total}")
+        problems.append(
+            _("El bote guarda %(coins)d monedas, pero las entradas sentadas suman %(seated)d.")
+            % {"coins": entries_balance, "seated": seated_total}
+        )
     for b in buyins:
         returned = b.status in (BuyIn.Status.STOOD_UP, BuyIn.Status.REFUNDED)
         if returned != (b.return_transfer_id is not None):
-            problems.append(f"entry {b.pk} ({b.status}) return transfer mismatch")
+            problems.append(
+                _("La entrada %(id)d (%(status)s) no cuadra con su devolución.")
+                % {"id": b.pk, "status": b.get_status_display()}
+            )
     if pot.status == Pot.Status.SETTLED:
         settled = [e for e in entries if e.transfer.kind == Transfer.Kind.SETTLE]
         if len(settled) != 1:
-            problems.append(f"{len(settled)} settlement entries")
+            problems.append(_("El bote tiene %(n)d repartos en vez de uno.") % {"n": len(settled)})
     moved = sum(e.amount for t in movements for e in t.entries.all() if e.account_id == pot.account_id)
     if moved != entries_balance:
-        problems.append(f"pot entries outside the pot's own transfers ({moved} != {entries_balance})")
+        problems.append(
+            _("Hay apuntes del bote fuera de sus propias transferencias (%(moved)d ≠ %(entries)d).")
+            % {"moved": moved, "entries": entries_balance}
+        )
     return PotAudit(
         pot=pot,
         entries=entries,

@@ -11,9 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -37,17 +35,13 @@ from .ledger import (
     wallet_for,
 )
 from .models import Account, BuyIn, Pot, Purchase, Transfer, XpAward
+from .selectors import league_date
 
 GAME_MODES = ("bots", "friends", "online", "buyin")
 
 
 def _now(now: datetime | None) -> datetime:
     return now if now is not None else timezone.now()
-
-
-def league_date(now: datetime | None = None) -> str:
-    """Today's date (ISO) in the league time zone: the daily bonus's calendar day (PF-57)."""
-    return _now(now).astimezone(ZoneInfo(settings.LEAGUE_TIME_ZONE)).date().isoformat()
 
 
 # --- grants and bonuses -------------------------------------------------------------

@@ -1,4 +1,8 @@
-"""Celery tasks of the economy: thin, by id, safe to run twice (docs/economy.md)."""
+"""Celery tasks of the economy: thin, by id, safe to run twice (docs/economy.md).
+
+No model is imported at module level, so ``config/celery.py`` may import ``BEAT_SCHEDULE``
+before Django is set up.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +10,7 @@ from typing import Any
 
 from celery import shared_task
 from celery.schedules import crontab
-
-from .errors import EconomyError
-from .models import Pot
+from django.db import OperationalError
 
 # Merge into config/celery.py: app.conf.beat_schedule.update(BEAT_SCHEDULE)
 BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
@@ -16,13 +18,16 @@ BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
 }
 
 
-@shared_task(name="economy.cancel_pot", bind=True, max_retries=5, default_retry_delay=5)
-def cancel_pot_task(self: Any, pot_id: int) -> int:
-    """Cancel a buy-in pot that did not fill and refund every entry once (PF-18).
+@shared_task(name="economy.cancel_pot", autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+def cancel_pot_task(pot_id: int) -> int:
+    """Cancel a buy-in pot that did not fill and refund every entry once (PF-18, PF-52).
 
     Safe to run twice, concurrently or after a crash (``cancel_pot`` is idempotent under
-    the pot's row lock). Returns how many entries this run refunded.
+    the pot's row lock; a lost connection is retried). Returns how many entries this run
+    refunded; a pot already settled or gone is left alone.
     """
+    from .errors import EconomyError
+    from .models import Pot
     from .services import cancel_pot
 
     if not Pot.objects.filter(pk=pot_id).exists():

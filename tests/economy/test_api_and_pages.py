@@ -209,3 +209,16 @@ def test_audit_task_and_beat_schedule(make_user) -> None:
     assert audit_ledger_task.run() is True
     assert AuditReport.objects.count() == 1
     assert BEAT_SCHEDULE["economy-audit-ledger"]["task"] == audit_ledger_task.name
+
+
+def test_vip_badge_tag(make_user) -> None:
+    from django.contrib.auth.models import AnonymousUser
+    from django.template import Context, Template
+
+    user = make_user()
+    render = Template("{% load economy %}{% vip_badge who %}").render
+    assert render(Context({"who": user})) == ""
+    assert render(Context({"who": AnonymousUser()})) == ""
+    services.pay_league_prize(user=user, week="W1", place=1)
+    services.purchase_item(user=user, item="vip_pass")
+    assert "vip-badge" in render(Context({"who": user}))

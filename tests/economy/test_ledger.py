@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
 from economy import ledger
@@ -111,3 +112,20 @@ def test_audit_is_clean_on_an_empty_and_a_busy_ledger(make_user) -> None:
     assert (
         result.stats["minted"] - result.stats["spent"] == result.stats["in_wallets"] + result.stats["in_pots"]
     )
+
+
+def test_audit_reports_a_user_who_missed_the_welcome_grant(make_user) -> None:
+    from django.db.models.signals import post_save
+
+    from economy.signals import grant_welcome_on_signup
+
+    post_save.disconnect(dispatch_uid="economy_welcome_grant", sender=settings.AUTH_USER_MODEL)
+    try:
+        user = make_user()
+    finally:
+        post_save.connect(
+            grant_welcome_on_signup, sender=settings.AUTH_USER_MODEL, dispatch_uid="economy_welcome_grant"
+        )
+    result = audit_ledger()
+    assert [p["check"] for p in result.problems] == ["missing_welcome_grant"]
+    assert result.problems[0]["user"] == user.pk

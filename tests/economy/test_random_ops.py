@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 from django.db import transaction
 
-from economy import ledger, payouts, services
+from economy import ledger, payouts, selectors, services
 from economy.audit import audit_ledger
 from economy.errors import EconomyError
 from economy.models import Account
@@ -107,7 +107,7 @@ class Walk:
 
     def op_bonus(self) -> tuple[str | None, Any, Any]:
         user = self.rng.choice(self.users)
-        day = services.league_date(self.now)
+        day = selectors.league_date(self.now)
         claimed = (user.pk, day) in self.model.bonus_days
 
         def apply(_: Any) -> None:
