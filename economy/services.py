@@ -362,9 +362,9 @@ def reward_game(
     place, decreasing, shared places averaged; ``buyin`` (a buy-in table, paid by its pot)
     earns the online XP and no coins. Simulated seats and guests (no user) earn nothing
     but keep their places. Boosters active at ``now`` multiply coins and XP.
-    Lock: ``house:reward`` and every rewarded wallet, all at once in pk order.
-    Keys ``reward:<reference>:<user>`` and ``xp:<reference>:<user>``: a repeated call
-    returns the first rewards and pays nothing more.
+    Lock: ``house:reward`` and every rewarded wallet, all at once in pk order; the keys
+    ``reward:<reference>:<user>`` and ``xp:<reference>:<user>`` are read inside the locks,
+    so a repeated or concurrent call returns the first rewards and pays nothing more.
     """
     if game not in payouts.BASE_RATES:
         raise EconomyError("unknown_game")
@@ -378,7 +378,7 @@ def reward_game(
         payouts.validate_places(places)
     except ValueError as exc:
         raise EconomyError("invalid_results") from exc
-    if len(set(users)) != len(users) or get_user_model().objects.filter(pk__in=users).count() != len(users):
+    if len(set(users)) != len(users):
         raise EconomyError("invalid_results")
     base_mode: payouts.Mode = "online" if mode == "buyin" else mode  # type: ignore[assignment]
     coins = payouts.game_coins(base_mode, payouts.BASE_RATES[game], places)
@@ -388,55 +388,65 @@ def reward_game(
     at = _now(now)
     rewards: list[Reward] = []
     with transaction.atomic():
+        wallets = _wallets_of(users)
         house = house_account(HOUSE_REWARD)
-        wallets = {uid: wallet_for(_Ref(uid)) for uid in users}
         locked = lock_accounts([house, *wallets.values()])
+        coin_keys = {uid: f"reward:{reference}:{uid}" for uid in users}
+        xp_keys = {uid: f"xp:{reference}:{uid}" for uid in users}
+        paid = {
+            t.key: t for t in Transfer.objects.filter(key__in=coin_keys.values()).prefetch_related("entries")
+        }
+        earned = dict(XpAward.objects.filter(key__in=xp_keys.values()).values_list("key", "amount"))
+        items = _active_items_of(users, at)
+        new_xp = []
         for seat, seat_coins, seat_xp in zip(seats, coins, xp, strict=True):
-            if seat.user_id is None or seat.simulated:
+            uid = seat.user_id
+            if uid is None or seat.simulated:
                 continue
-            rewards.append(
-                _reward_one(reference, house, wallets[seat.user_id], seat_coins, seat_xp, at, locked)
-            )
+            if coin_keys[uid] in paid or xp_keys[uid] in earned:
+                first = paid.get(coin_keys[uid])
+                first_coins = next((e.amount for e in first.entries.all() if e.amount > 0), 0) if first else 0
+                rewards.append(Reward(uid, first_coins, earned.get(xp_keys[uid], 0), first))
+                continue
+            seat_coins = payouts.boosted(seat_coins, items.get(uid, []))
+            seat_xp = payouts.boosted(seat_xp, items.get(uid, []))
+            transfer = None
+            if seat_coins > 0:
+                transfer = post_transfer(
+                    key=coin_keys[uid],
+                    kind=Transfer.Kind.REWARD,
+                    postings=[(house, -seat_coins), (wallets[uid], seat_coins)],
+                    user=_Ref(uid),
+                    reference=reference,
+                    locked=locked,
+                ).transfer
+            checkpoint("reward_game.after_coins")
+            if seat_xp > 0:
+                new_xp.append(XpAward(key=xp_keys[uid], user_id=uid, amount=seat_xp, reference=reference))
+            rewards.append(Reward(uid, seat_coins, seat_xp, transfer))
+        XpAward.objects.bulk_create(new_xp)
     return rewards
 
 
-def _reward_one(
-    reference: str,
-    house: Account,
-    wallet: Account,
-    coins: int,
-    xp: int,
-    at: datetime,
-    locked: dict[int, Account],
-) -> Reward:
-    user_id = wallet.user_id
-    user = _Ref(user_id)
-    coin_key, xp_key = f"reward:{reference}:{user_id}", f"xp:{reference}:{user_id}"
-    first = Transfer.objects.filter(key=coin_key).first()
-    first_xp = XpAward.objects.filter(key=xp_key).first()
-    if first is not None or first_xp is not None:
-        paid = next((e.amount for e in first.entries.all() if e.amount > 0), 0) if first else 0
-        return Reward(user_id, paid, first_xp.amount if first_xp else 0, first)
-    items = active_items(user_id=user_id, at=at)
-    coins, xp = payouts.boosted(coins, items), payouts.boosted(xp, items)
-    transfer = None
-    if coins > 0:
-        posted = post_transfer(
-            key=coin_key,
-            kind=Transfer.Kind.REWARD,
-            postings=[(house_account(HOUSE_REWARD), -coins), (wallet_for(user), coins)],
-            user=user,
-            reference=reference,
-        )
-        transfer = posted.transfer
-        if not posted.created:  # a concurrent twin paid first
-            return Reward(user_id, coins, xp, transfer)
-    checkpoint("reward_game.after_coins")
-    if xp > 0:
-        XpAward.objects.get_or_create(
-            key=xp_key, defaults={"user_id": user_id, "amount": xp, "reference": reference}
-        )
-    return Reward(user_id, coins, xp, transfer)
+def _wallets_of(user_ids: Sequence[int]) -> dict[int, Account]:
+    """The wallets of these users in one query, creating missing ones; unknown users are refused."""
+    wallets = {a.user_id: a for a in Account.objects.filter(user_id__in=user_ids)}
+    missing = [uid for uid in user_ids if uid not in wallets]
+    if missing:
+        if get_user_model().objects.filter(pk__in=missing).count() != len(missing):
+            raise EconomyError("invalid_results")
+        for uid in missing:
+            wallets[uid] = wallet_for(_Ref(uid))
+    return wallets
+
+
+def _active_items_of(user_ids: Sequence[int], at: datetime) -> dict[int, list[str]]:
+    items: dict[int, list[str]] = {}
+    for uid, item in Purchase.objects.filter(
+        user_id__in=user_ids, starts_at__lte=at, ends_at__gt=at
+    ).values_list("user_id", "item"):
+        items.setdefault(uid, []).append(item)
+    return items
 
 
 def active_items(*, user_id: int, at: datetime) -> list[str]:
