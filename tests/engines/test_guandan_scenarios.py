@@ -8,6 +8,7 @@ tribute); everything else goes through the public contract.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 from tests.engines.test_guandan_helpers import (
     ENG,
@@ -39,7 +40,7 @@ def test_gd_t01_deck_and_deal() -> None:
 
 def test_gd_t02_single_order_at_level_seven() -> None:
     order = ["RJ", "BJ", "7S", "AC", "KS", "QS", "JS", "TS", "9S", "8S", "6S", "5S", "4S", "3S", "2S"]
-    for higher, lower in zip(order, order[1:], strict=False):
+    for higher, lower in pairwise(order):
         up = {"kind": "single", "rank": _rank(higher)}
         down = {"kind": "single", "rank": _rank(lower)}
         assert beats_wire(up, down, "7") and not beats_wire(down, up, "7")
@@ -217,7 +218,7 @@ def test_gd_t12_bomb_ladder() -> None:
 
 def test_gd_t13_same_size_bombs_in_level_order() -> None:
     ranks = ["9", "A", "K", "Q", "J", "T", "8", "7", "6", "5", "4", "3", "2"]
-    for high, low in zip(ranks, ranks[1:], strict=False):
+    for high, low in pairwise(ranks):
         assert beats_wire(interp("bomb", high, size=4), interp("bomb", low, size=4), "9")
     assert beats_wire(interp("bomb", "2", size=5), interp("bomb", "9", size=4), "9")
     assert not beats_wire(interp("bomb", "9", size=4), interp("bomb", "2", size=5), "9")

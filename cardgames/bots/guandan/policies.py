@@ -81,6 +81,9 @@ class NormalBot(_Base):
     """Fewest plays: lead from the plan, follow without breaking it, let the partner's plays stand."""
 
     slack = 0.6  # how much worse the plan may get to answer an opponent
+    long_leads = False
+    long_below = 9
+    control = 0.0  # hard: extra plan cost accepted for an unbeatable answer
 
     def lead(self, ctx: Ctx, rng: random.Random) -> Move:
         return self.planned_lead(ctx) or ctx.moves[0]
@@ -93,12 +96,23 @@ class NormalBot(_Base):
             by_interp.setdefault((m.interp[0], m.interp[1]), []).append(m)
         options = [(key, by_interp[key]) for key in targets if key in by_interp]
         if not options:
+            # only bombs are planned (or the plan found nothing): the whole hand if it is one play,
+            # else the weakest bomb, never a piece of one
+            done = self.finishing(ctx)
+            if done is not None:
+                return done
+            bombs = [m for m in ctx.moves if m.bomb]
+            if bombs:
+                return min(bombs, key=lambda m: (bomb_strength(m.interp, ctx.level), m.cards))
             return None
         pick = max if prefer_high else min
 
-        def order(item: tuple[tuple[int, int], list[Move]]) -> tuple[int, int]:
-            moves = item[1]
-            return ctx.power(moves[0]), -len(moves[0].cards)
+        def order(item: tuple[tuple[int, int], list[Move]]) -> tuple[int, ...]:
+            move = item[1][0]
+            if self.long_leads and not prefer_high:
+                # shed the long, low plays first: they are the hardest to answer
+                return ctx.power(move) >= self.long_below, -len(move.cards), ctx.power(move)
+            return ctx.power(move), -len(move.cards)
 
         _, moves = pick(options, key=order)
         return best_fit(ctx, moves)
@@ -125,9 +139,14 @@ class NormalBot(_Base):
         candidates = sorted(distinct(plain, ctx.level), key=ctx.power)[:24]
         scored = [(ctx.cost_after(m) + 0.02 * ctx.power(m), m) for m in candidates]
         score, move = min(scored, key=lambda x: (x[0], x[1].cards))
-        if score - 0.02 * ctx.power(move) <= now - 1 + slack:
-            return move
-        return None
+        if score - 0.02 * ctx.power(move) > now - 1 + slack:
+            return None
+        if self.control:
+            # card counting: an answer nobody can beat (bombs aside) wins the lead back; worth a little
+            boss = [(sc, m) for sc, m in scored if sc <= score + self.control and self.unbeatable(ctx, m)]
+            if boss:
+                return min(boss, key=lambda x: (x[0], x[1].cards))[1]
+        return move
 
     def bomb_if_needed(self, ctx: Ctx, threshold: int) -> Move | None:
         """The weakest bomb, when the table's opponent is close to going out or the bomb wins the deal."""
@@ -140,71 +159,6 @@ class NormalBot(_Base):
         if close or plan_hand(ctx.after(weakest), ctx.level).cost <= 1.5:
             return weakest
         return None
-
-
-class HardBot(NormalBot):
-    """Normal, plus partnership, bomb timing, card counting and an endgame search."""
-
-    slack = 0.9
-
-    def lead(self, ctx: Ctx, rng: random.Random) -> Move:
-        from .search import endgame_choice
-
-        searched = endgame_choice(ctx, rng)
-        if searched is not None:
-            return searched
-        partner_count = ctx.counts[ctx.partner] if ctx.partner not in ctx.finished else None
-        opp_min = ctx.min_opponent_count()
-        if partner_count is not None and partner_count <= 2 and opp_min > 2:
-            fed = self.feed(ctx, partner_count)
-            if fed is not None:
-                return fed
-        plan = plan_hand(ctx.hand, ctx.level)
-        if plan.cost <= 2.5:
-            # closing out: lead what nobody can beat first, keep the last play for the end
-            boss = [m for m in ctx.moves if not m.bomb and self.unbeatable(ctx, m)]
-            if boss:
-                return max(boss, key=lambda m: (len(m.cards), m.cards))
-        move = self.planned_lead(ctx)
-        if move is not None and opp_min <= 2 and len(move.cards) <= opp_min:
-            # an opponent about to go out: avoid giving them a small single or pair
-            other = [m for m in ctx.moves if not m.bomb and len(m.cards) > opp_min]
-            if other:
-                return min(distinct(other, ctx.level), key=lambda m: (ctx.cost_after(m), ctx.power(m)))
-            return max((m for m in ctx.moves if not m.bomb), key=ctx.power, default=move)
-        return move or ctx.moves[0]
-
-    def feed(self, ctx: Ctx, partner_count: int) -> Move | None:
-        """Give the lead-winning partner an easy trick: our lowest single or pair."""
-        kind = SINGLE if partner_count == 1 else PAIR
-        small = [m for m in ctx.moves if m.interp[0] == kind]
-        if not small and kind == PAIR:
-            small = [m for m in ctx.moves if m.interp[0] == SINGLE]
-        return min(small, key=lambda m: (ctx.power(m), m.cards), default=None)
-
-    def follow(self, ctx: Ctx, rng: random.Random) -> Move | None:
-        done = self.finishing(ctx)
-        if done is not None:
-            return done
-        if ctx.table_seat == ctx.partner:
-            return None  # never overtake the partner's winning play
-        opp_min = ctx.min_opponent_count()
-        owner = ctx.counts[ctx.table_seat] if ctx.table_seat is not None else None
-        urgent = owner is not None and owner <= 5
-        slack = self.slack + (1.5 if urgent else 0.0) + (0.5 if opp_min <= 6 else 0.0)
-        move = self.answer(ctx, slack)
-        if move is not None and not urgent and self.wasteful(ctx, move):
-            move = None
-        if move is not None:
-            return move
-        return self.bomb_if_needed(ctx, threshold=5)
-
-    def wasteful(self, ctx: Ctx, move: Move) -> bool:
-        """Spending a joker, level card or wildcard on a cheap trick early in the deal."""
-        if sum(ctx.hand) <= 10 or ctx.table is None or ctx.table[0] not in (SINGLE, PAIR):
-            return False
-        high = rank_power(ctx.table[1], ctx.level) >= 11  # the table is already K or higher
-        return not high and any(card_power(c, ctx.level) >= 13 for c in move.cards)
 
     def unbeatable(self, ctx: Ctx, move: Move) -> bool:
         """Card counting: no unseen card could beat this single or pair (bombs aside)."""
@@ -227,6 +181,81 @@ class HardBot(NormalBot):
             if natural + unseen[wc] >= need:
                 return False
         return True
+
+
+class HardBot(NormalBot):
+    """Normal, plus partnership, bomb timing, card counting and an endgame search."""
+
+    #: measured (bench/guandan_bots.py): answering harder when an opponent is close, bombing
+    #: at more than 3 cards and the joker-saving rule lost deals to normal, so they are off
+    flags = frozenset({"search", "feed", "boss", "avoid"})
+
+    def lead(self, ctx: Ctx, rng: random.Random) -> Move:
+        from .search import endgame_choice
+
+        searched = endgame_choice(ctx, rng) if "search" in self.flags else None
+        if searched is not None:
+            return searched
+        partner_count = ctx.counts[ctx.partner] if ctx.partner not in ctx.finished else None
+        opp_min = ctx.min_opponent_count()
+        if "feed" in self.flags and partner_count is not None and partner_count <= 2 and opp_min > 2:
+            fed = self.feed(ctx, partner_count)
+            if fed is not None:
+                return fed
+        plan = plan_hand(ctx.hand, ctx.level)
+        if "boss" in self.flags and plan.cost <= 2.5:
+            # closing out: lead what nobody can beat first, keep the last play for the end
+            boss = [m for m in ctx.moves if not m.bomb and self.unbeatable(ctx, m)]
+            if boss:
+                return max(boss, key=lambda m: (len(m.cards), m.cards))
+        move = self.planned_lead(ctx)
+        if "avoid" in self.flags and move is not None and opp_min <= 2 and len(move.cards) <= opp_min:
+            # an opponent about to go out: avoid giving them a small single or pair
+            other = [m for m in ctx.moves if not m.bomb and len(m.cards) > opp_min]
+            if other:
+                return min(distinct(other, ctx.level), key=lambda m: (ctx.cost_after(m), ctx.power(m)))
+            return max((m for m in ctx.moves if not m.bomb), key=ctx.power, default=move)
+        return move or ctx.moves[0]
+
+    def feed(self, ctx: Ctx, partner_count: int) -> Move | None:
+        """Give the lead-winning partner an easy trick: our lowest single or pair."""
+        kind = SINGLE if partner_count == 1 else PAIR
+        small = [m for m in ctx.moves if m.interp[0] == kind]
+        if not small and kind == PAIR:
+            small = [m for m in ctx.moves if m.interp[0] == SINGLE]
+        return min(small, key=lambda m: (ctx.power(m), m.cards), default=None)
+
+    def follow(self, ctx: Ctx, rng: random.Random) -> Move | None:
+        done = self.finishing(ctx)
+        if done is not None:
+            return done
+        if ctx.table_seat == ctx.partner:
+            return None  # never overtake the partner's winning play
+        from .search import endgame_search
+
+        searched = endgame_search(ctx, rng) if "search" in self.flags else None
+        if searched is not None:
+            return searched[0]
+        opp_min = ctx.min_opponent_count()
+        owner = ctx.counts[ctx.table_seat] if ctx.table_seat is not None else None
+        urgent = "urgent" in self.flags and owner is not None and owner <= 5
+        slack = (
+            self.slack + (1.5 if urgent else 0.0) + (0.5 if "urgent" in self.flags and opp_min <= 6 else 0.0)
+        )
+        move = self.answer(ctx, slack)
+        if "waste" in self.flags and move is not None and not urgent and self.wasteful(ctx, move):
+            move = None
+        if move is not None:
+            return move
+        bt = next((int(f[3:]) for f in self.flags if f.startswith("bt=")), 3)
+        return self.bomb_if_needed(ctx, threshold=bt)
+
+    def wasteful(self, ctx: Ctx, move: Move) -> bool:
+        """Spending a joker, level card or wildcard on a cheap trick early in the deal."""
+        if sum(ctx.hand) <= 10 or ctx.table is None or ctx.table[0] not in (SINGLE, PAIR):
+            return False
+        high = rank_power(ctx.table[1], ctx.level) >= 11  # the table is already K or higher
+        return not high and any(card_power(c, ctx.level) >= 13 for c in move.cards)
 
 
 def planned_interps(ctx: Ctx) -> list[tuple[int, int]]:

@@ -21,10 +21,17 @@ from .common import Ctx, Move, distinct
 MAX_HAND = 6  # search only when our hand is this small …
 MAX_UNSEEN = 24  # … and the hidden cards are few
 CANDIDATES = 5
-SAMPLES = 8
+SAMPLES = 6
 
 
 def endgame_choice(ctx: Ctx, rng: random.Random) -> Move | None:
+    """The best lead, or (following) the best answer where None = pass; None also when no search."""
+    choice = endgame_search(ctx, rng)
+    return choice[0] if choice else None
+
+
+def endgame_search(ctx: Ctx, rng: random.Random) -> tuple[Move | None] | None:
+    """(move,) with move None for a pass, or None when the position is not searched."""
     if sum(ctx.hand) > MAX_HAND:
         return None
     others = [s for s in range(4) if s != ctx.seat and s not in ctx.finished]
@@ -39,9 +46,14 @@ def endgame_choice(ctx: Ctx, rng: random.Random) -> Move | None:
     if len(pool) != sum(known) or len(pool) > MAX_UNSEEN:
         return None  # the view does not pin the hidden cards down (should not happen)
     moves = sorted(distinct(ctx.moves, ctx.level), key=lambda m: (m.bomb, -len(m.cards), ctx.power(m)))
-    candidates = moves[:CANDIDATES]
+    if ctx.table is not None:  # following: the cheapest answers, the weakest bomb, or a pass
+        plain = sorted((m for m in moves if not m.bomb), key=ctx.power)[: CANDIDATES - 2]
+        bombs = sorted((m for m in moves if m.bomb), key=lambda m: bomb_strength(m.interp, ctx.level))[:1]
+        candidates: list[Move | None] = [None, *plain, *bombs]
+    else:
+        candidates = list(moves[:CANDIDATES])
     if len(candidates) <= 1:
-        return candidates[0] if candidates else None
+        return (candidates[0],) if candidates else None
     samples = []
     for _ in range(SAMPLES):
         rng.shuffle(pool)
@@ -53,25 +65,30 @@ def endgame_choice(ctx: Ctx, rng: random.Random) -> Move | None:
                 hands[seat][c] += 1
             start += n
         samples.append(hands)
-    best: tuple[float, Move] | None = None
+    passes = 0
+    for entry in reversed(ctx.view.get("trick") or []):
+        if "cards" in entry:
+            break
+        passes += 1
+    best: tuple[float, Move | None] | None = None
     for move in candidates:
         total = 0.0
         for hands in samples:
-            total += _rollout(ctx, [list(h) for h in hands], move)
+            total += _rollout(ctx, [list(h) for h in hands], move, passes)
         if best is None or total > best[0]:
             best = (total, move)
-    return best[1] if best else None
+    return (best[1],) if best else None
 
 
-def _rollout(ctx: Ctx, hands: list[list[int]], first: Move) -> float:
-    """Play the deal out greedily after our lead; our team's score from the places."""
+def _rollout(ctx: Ctx, hands: list[list[int]], first: Move | None, passes: int) -> float:
+    """Play the deal out greedily after our move (None: a pass); our team's score from the places."""
     level = ctx.level
     finished = list(ctx.finished)
     seat = ctx.seat
-    table: Interp | None = None
-    owner = seat
-    passes = 0
-    move_cards, move_interp = first.cards, first.interp
+    table: Interp | None = ctx.table
+    owner = ctx.table_seat if ctx.table_seat is not None else seat
+    move_cards: tuple[int, ...] = first.cards if first is not None else ()
+    move_interp: Interp = first.interp if first is not None else (0, 0, -1, 0)
     for _ in range(200):
         if move_cards:
             for c in move_cards:
