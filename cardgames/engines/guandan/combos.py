@@ -178,6 +178,8 @@ def _full_houses(nat: list[int], present: list[int], wilds: int, level: int, out
         if nat[t] == 0 or nat[t] > 3:
             continue  # a triple needs one natural card at least (two wildcards exist)
         rest = [r for r in present if r != t]
+        if not rest and t == level:
+            continue  # a wildcard-only pair reads as the level rank: no pair of the triple's rank
         pair_nat = nat[rest[0]] if rest else 0
         if pair_nat > 2 or (3 - nat[t]) + (2 - pair_nat) != wilds:
             continue
