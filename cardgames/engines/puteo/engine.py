@@ -27,7 +27,7 @@ class PuteoEngine(Engine):
         cfg, start_round, lives, dealer = parse_options(num_players, seed, options)
         st = State.__new__(State)
         st.tab = Table(cfg, start_round, dealer, lives, tuple(-1 if x else 0 for x in lives), ())
-        self._deal(st)
+        self._deal(st, start_round, dealer)
         return st
 
     def to_act(self, state: State) -> list[int]:
@@ -230,21 +230,21 @@ class PuteoEngine(Engine):
         return new, events
 
     # -- phases (they mutate ``st``, a fresh clone owned by ``apply``) ------
-    def _deal(self, st: State) -> None:
-        """PT-12: deal the round to the live seats in ascending order, n cards each, in blocks."""
+    def _deal(self, st: State, round_no: int, dealer: int) -> None:
+        """PT-12: deal round ``round_no`` to the live seats in ascending order, n cards each."""
         tab = st.tab
         cfg = tab.cfg
-        n_r = CARDS_PER_ROUND[tab.round]
+        n_r = CARDS_PER_ROUND[round_no]
         if cfg.deck is not None:
             order: list[int] | tuple[int, ...] = cfg.deck
         else:
-            order = shuffled(full_deck(cfg.mode), cfg.round_bits(tab.round), n_r * len(tab.live))
+            order = shuffled(full_deck(cfg.mode), cfg.round_bits(round_no), n_r * len(tab.live))
         hands: list[tuple[int, ...]] = [()] * cfg.n
         pos = 0
         for s in tab.live:
             hands[s] = tuple(sorted(order[pos : pos + n_r]))
             pos += n_r
-        st.tab = tab.with_round(tab.round, tab.dealer, tuple(order[pos:]))
+        st.tab = tab = tab.with_round(round_no, dealer, tuple(order[pos:]))
         st.hands = tuple(hands)
         st.bids = (-1,) * cfg.n
         st.won = (0,) * cfg.n
@@ -267,8 +267,7 @@ class PuteoEngine(Engine):
             events.append({"type": "bidding_opens", "turn": st.turn})
             return
         # PT-44: the next round starts; PT-14, PT-16: the deal passes to the next live seat
-        st.tab = tab.with_round(tab.round + 1, tab.nxt[tab.dealer], ())
-        self._deal(st)
+        self._deal(st, tab.round + 1, tab.nxt[tab.dealer])
         events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
 
     def _bid(self, st: State, seat: int, k: int, events: list[JSON]) -> None:
@@ -329,7 +328,7 @@ class PuteoEngine(Engine):
                 if life == 1:
                     elim[s] = tab.round
                     out.append(s)
-        st.tab = Table(tab.cfg, tab.round, tab.dealer, tuple(lives), tuple(elim), tab.stock)
+        st.tab = tab.with_lives(tuple(lives), tuple(elim))
         st.turn = -1
         events.append({"type": "round_end", "round": tab.round, "lost_life": lost, "eliminated": out})
         if sum(1 for life in lives if life) <= 1 or tab.round == ROUNDS:

@@ -82,6 +82,15 @@ class Table:
         self.live = tuple(s for s, life in enumerate(lives) if life)
         self.live_mask = sum(1 << s for s in self.live)
 
+    def with_lives(self, lives: tuple[int, ...], elim: tuple[int, ...]) -> Table:
+        """This round's table after scoring: the derived seating is kept when nobody fell."""
+        if any(not life for life, old in zip(lives, self.lives, strict=True) if old):
+            return Table(self.cfg, self.round, self.dealer, lives, elim, self.stock)
+        new = self.with_round(self.round, self.dealer, self.stock)
+        new.lives = lives
+        new.elim = elim
+        return new
+
     def with_round(self, round_no: int, dealer: int, stock: tuple[int, ...]) -> Table:
         """The same seating (lives unchanged) for another round, dealer or stock."""
         new = Table.__new__(Table)
