@@ -3,6 +3,7 @@
 Seats A, B, C, D of the scenarios are seats 0, 1, 2, 3. Hands are set with ``options["deck"]``:
 every round deals from the same order, live seats ascending, ``n`` cards each in blocks (see the
 engine's docstring), so ``deck_for(hands)`` puts the wanted hands on top.
+PT-52 and PT-55 (names, tapping a card) are platform/UI rules with nothing to check here.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def err_code(state: State, seat: Any, action: Any) -> str:
 
 # -- conformance scenarios ---------------------------------------------------
 def test_pt_t01_cards_per_round_and_tricks_per_round() -> None:
+    """PT-9, PT-10."""
     assert [CARDS_PER_ROUND[r] for r in range(1, 10)] == [5, 4, 3, 2, 1, 2, 3, 4, 5]
     for r in range(1, 10):
         state = new(4, start_round=r, first_dealer=D)
@@ -109,6 +111,7 @@ def test_pt_t01_cards_per_round_and_tricks_per_round() -> None:
 
 
 def test_pt_t01_a_whole_game_deals_the_sequence_round_after_round() -> None:
+    """PT-9, PT-10, PT-14."""
     state = new(4, lives=5, first_dealer=A)
     seen = []
     while not ENG.is_over(state):
@@ -121,6 +124,7 @@ def test_pt_t01_a_whole_game_deals_the_sequence_round_after_round() -> None:
 
 
 def test_pt_t02_order_with_four_players() -> None:
+    """PT-14, PT-17, PT-18, PT-29."""
     # given: dealer B; A holds every As, so A wins trick 1 whatever is played
     hands = [["1O", "1C", "1E", "1B", "2O"], ["3O", "3C", "3E", "3B", "4O"]]
     hands += [["4C", "4E", "4B", "5O", "5C"], ["5E", "5B", "6O", "6C", "6E"]]
@@ -142,6 +146,7 @@ def test_pt_t02_order_with_four_players() -> None:
 
 
 def test_pt_t03_order_with_two_players() -> None:
+    """PT-19 (PT-17, PT-18 with two players)."""
     state = new(2, first_dealer=A)
     assert ENG.view(state, None)["bid_order"] == [B, A]
     state = bids_in_order(state, {B: 0, A: 0})
@@ -149,6 +154,7 @@ def test_pt_t03_order_with_two_players() -> None:
 
 
 def test_pt_t04_dealer_cannot_make_bids_sum_to_cards() -> None:
+    """PT-22, PT-56 (the view names the forbidden number)."""
     state = new(4, start_round=3, first_dealer=D)
     state = bid(bid(bid(state, A, 1), B, 0), C, 1)
     assert ENG.legal_actions(state, D) == [{"type": "bid", "k": k} for k in (0, 2, 3)]
@@ -157,6 +163,7 @@ def test_pt_t04_dealer_cannot_make_bids_sum_to_cards() -> None:
 
 
 def test_pt_t05_forbidden_value_out_of_range_forbids_nothing() -> None:
+    """PT-22."""
     state = new(3, start_round=4, first_dealer=C)
     state = bid(bid(state, A, 2), B, 1)
     assert ENG.legal_actions(state, C) == [{"type": "bid", "k": k} for k in (0, 1, 2)]
@@ -164,6 +171,7 @@ def test_pt_t05_forbidden_value_out_of_range_forbids_nothing() -> None:
 
 
 def test_pt_t06_earlier_bidders_are_not_restricted() -> None:
+    """PT-23."""
     state = new(3, start_round=4, first_dealer=C)
     assert {"type": "bid", "k": 2} in ENG.legal_actions(state, A)
     state = bid(state, A, 2)  # running sum = n: accepted
@@ -174,6 +182,7 @@ def test_pt_t06_earlier_bidders_are_not_restricted() -> None:
 
 
 def test_pt_t07_blind_round_has_no_forbidden_bid() -> None:
+    """PT-32."""
     state = new(4, start_round=5, first_dealer=D)
     state = act(state, None, {"type": "timeout", "timer": "reveal"})
     state = bid(bid(bid(state, A, 0), B, 0), C, 0)
@@ -184,6 +193,7 @@ def test_pt_t07_blind_round_has_no_forbidden_bid() -> None:
 
 
 def test_pt_t08_blind_round_visibility_and_reveal() -> None:
+    """PT-31, PT-33, PT-47."""
     state = new(4, start_round=5, first_dealer=D, deck=deck_for(["7O"], ["10C"], ["3E"], ["1B"]))
     view = ENG.view(state, A)
     assert view["phase"] == "reveal" and view["blind"] is True
@@ -201,6 +211,7 @@ def test_pt_t08_blind_round_visibility_and_reveal() -> None:
 
 
 def test_pt_t09_highest_rank_wins_regardless_of_suit() -> None:
+    """PT-7, PT-28."""
     state = new(3, start_round=4, first_dealer=B, deck=deck_for(["7O", "2C"], ["10C", "2E"], ["3O", "2B"]))
     state = bids_in_order(state, {C: 0, A: 0, B: 0})
     state = play(play(play(state, A, "7O"), B, "10C"), C, "3O")
@@ -211,6 +222,7 @@ def test_pt_t09_highest_rank_wins_regardless_of_suit() -> None:
 
 
 def test_pt_t10_no_follow_suit_obligation() -> None:
+    """PT-27."""
     state = new(2, start_round=4, first_dealer=A, deck=deck_for(["12O", "3E"], ["2O", "1C"]))
     state = bids_in_order(state, {B: 1, A: 0})
     state = play(state, A, "12O")
@@ -220,6 +232,7 @@ def test_pt_t10_no_follow_suit_obligation() -> None:
 
 
 def test_pt_t11_equal_cards_in_big_mode_the_first_played_wins() -> None:
+    """PT-3, PT-8."""
     hands = (["12B", "2O"], ["5C", "2C"], ["12B", "2E"])
     state = new(3, mode="big", start_round=4, first_dealer=B, deck=deck_for(*hands, mode="big"))
     state = bids_in_order(state, {C: 0, A: 1, B: 0})
@@ -228,6 +241,7 @@ def test_pt_t11_equal_cards_in_big_mode_the_first_played_wins() -> None:
 
 
 def test_pt_t12_exact_bids_are_safe_any_miss_costs_one_life() -> None:
+    """PT-35."""
     hands = (["1O", "1C", "2O"], ["1E", "2C", "3C"], ["2E", "3E", "4E"])
     state = new(3, start_round=3, first_dealer=C, deck=deck_for(*hands))
     state = bids_in_order(state, {A: 2, B: 0, C: 0})
@@ -248,6 +262,7 @@ def test_pt_t12_exact_bids_are_safe_any_miss_costs_one_life() -> None:
 
 
 def test_pt_t13_eliminated_player_gets_no_cards_and_keeps_watching() -> None:
+    """PT-36."""
     # B has one life and bids 2 holding the two weakest cards
     hands = (["1O", "1C"], ["2O", "2C"], ["1E", "1B"], ["12O", "12C"])
     state = new(4, start_round=4, first_dealer=D, start_lives=[5, 1, 5, 5], deck=deck_for(*hands))
@@ -271,6 +286,7 @@ def test_pt_t13_eliminated_player_gets_no_cards_and_keeps_watching() -> None:
 
 
 def test_pt_t14_simultaneous_elimination_means_no_winner() -> None:
+    """PT-36, PT-39."""
     state = new(
         2, start_round=4, first_dealer=B, start_lives=[1, 1], deck=deck_for(["2O", "3O"], ["1O", "1C"])
     )
@@ -285,6 +301,7 @@ def test_pt_t14_simultaneous_elimination_means_no_winner() -> None:
 
 
 def test_pt_t15_early_end_when_one_player_is_left() -> None:
+    """PT-11, PT-37."""
     hands = (["2O", "2C", "2E"], ["3O", "3C", "3E"], ["1O", "1C", "1E"])
     state = new(3, start_round=3, first_dealer=C, start_lives=[1, 1, 5], deck=deck_for(*hands))
     state = bids_in_order(state, {A: 3, B: 3, C: 3})
@@ -299,6 +316,7 @@ def test_pt_t15_early_end_when_one_player_is_left() -> None:
 
 
 def test_pt_t16_survivors_after_round_nine_most_lives_share_the_win() -> None:
+    """PT-38."""
     hands = (["1O", "1C", "1E", "1B", "12O"], ["2O", "2C", "2E", "2B", "3O"], ["3C", "3E", "3B", "4O", "4C"])
     state = new(3, start_round=9, first_dealer=C, start_lives=[2, 3, 1], deck=deck_for(*hands))
     state = bids_in_order(state, {A: 5, B: 1, C: 0})
@@ -310,6 +328,7 @@ def test_pt_t16_survivors_after_round_nine_most_lives_share_the_win() -> None:
 
 
 def test_pt_t17_bid_timeouts() -> None:
+    """PT-41."""
     state = new(4, first_dealer=D, turn_seconds=30)
     state = bid(state, A, 5)
     assert ENG.timers(state)[0]["seat"] == B
@@ -322,6 +341,7 @@ def test_pt_t17_bid_timeouts() -> None:
 
 
 def test_pt_t18_play_timeout_plays_the_first_card_in_hand_order() -> None:
+    """PT-42, PT-43."""
     hands = (["12O", "3E", "6O"], ["4O", "4C", "4E"], ["5O", "5C", "5E"], ["7O", "7C", "7E"])
     state = new(4, start_round=3, first_dealer=C, turn_seconds=30, deck=deck_for(*hands))
     assert ENG.view(state, A)["hand"] == ["3E", "6O", "12O"]  # PT-43: weakest first
@@ -333,6 +353,7 @@ def test_pt_t18_play_timeout_plays_the_first_card_in_hand_order() -> None:
 
 
 def test_pt_t19_dealer_rotation_skips_eliminated_players() -> None:
+    """PT-16."""
     hands = (["2O", "2C"], ["1O", "1C"], ["1E", "1B"], ["12O", "12C"])
     state = new(4, start_round=4, first_dealer=D, start_lives=[1, 5, 5, 5], deck=deck_for(*hands))
     state = bids_in_order(state, {A: 2, B: 1, C: 1, D: 1})
@@ -343,6 +364,7 @@ def test_pt_t19_dealer_rotation_skips_eliminated_players() -> None:
 
 
 def test_pt_t20_three_lives_option() -> None:
+    """PT-5, PT-50."""
     # deck in strength order: seat 0 always holds the weakest cards and never takes a trick
     state = new(4, lives=3, first_dealer=D, deck=list(CODES))
     assert ENG.view(state, None)["lives"] == [3, 3, 3, 3]
@@ -360,6 +382,7 @@ def test_pt_t20_three_lives_option() -> None:
 
 
 def test_pt_t21_classic_seats_eight_big_mode_twelve() -> None:
+    """PT-2, PT-3, PT-12, PT-53."""
     assert ENG.new_game(8, seed=1, options={"mode": "classic"})
     with pytest.raises(ValueError) as info:
         ENG.new_game(9, seed=1, options={"mode": "classic"})
@@ -373,6 +396,7 @@ def test_pt_t21_classic_seats_eight_big_mode_twelve() -> None:
 
 
 def test_pt_t22_late_joiner_is_a_spectator_with_no_seat() -> None:
+    """PT-54."""
     state = new(4)
     view = ENG.view(state, None)
     assert view["seat"] is None and view["hand"] == []
@@ -386,6 +410,7 @@ def test_pt_t22_late_joiner_is_a_spectator_with_no_seat() -> None:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**31), n=st.integers(2, 8))
 def test_pt_t23_someone_always_misses_outside_the_blind_round(seed: int, n: int) -> None:
+    """PT-22, PT-24."""
     rng = random.Random(seed)
     state = ENG.new_game(n, seed=seed, options={"turn_seconds": None})
     while not ENG.is_over(state):
@@ -400,6 +425,7 @@ def test_pt_t23_someone_always_misses_outside_the_blind_round(seed: int, n: int)
 
 
 def test_pt_t24_blind_round_cards_are_played_automatically() -> None:
+    """PT-34, PT-28, PT-8."""
     # big mode with two equal As: the one played first (C, the second after dealer A) wins
     hands = (["7O"], ["1B"], ["1B"], ["3E"])
     state = new(4, mode="big", start_round=5, first_dealer=A, deck=deck_for(*hands, mode="big"))
