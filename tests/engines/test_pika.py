@@ -73,6 +73,7 @@ def table(
             "turn_serial": 1,
             "pika": pika,
             "pika_serial": max(pika),
+            "drew_on": [""] * len(hands),
         }
     )
 

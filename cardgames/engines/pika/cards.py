@@ -20,6 +20,8 @@ NUMBERS: tuple[str, ...] = tuple(str(i) for i in range(10))
 SKIP, REVERSE, DRAW2 = "S", "R", "+2"
 WILD, WILD4 = "W", "W+4"
 BLACK: frozenset[str] = frozenset((WILD, WILD4))
+#: a bit per colour, for sets of colours kept as ints
+COLOUR_BIT: dict[str, int] = {colour: 1 << i for i, colour in enumerate(COLOURS)}
 
 
 def _deck() -> tuple[str, ...]:

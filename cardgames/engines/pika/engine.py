@@ -24,7 +24,7 @@ from .cards import (
     NUMBER_CARDS,
     PLAYABLE,
 )
-from .state import AFTER_DRAW, OVER, PHASE_NAMES, TURN, PikaState, dump_state, load_state
+from .state import AFTER_DRAW, OVER, PHASE_NAMES, TURN, PikaState, colours_of, dump_state, load_state
 
 HAND_SIZE = 7  # PK-5
 PIKA_SECONDS = 5  # PK-33
@@ -93,6 +93,7 @@ class PikaEngine(Engine):
         st.tserial = 1
         st.pika = (0,) * n
         st.pserial = 0
+        st.drew_on = (0,) * n
         return st
 
     def to_act(self, state: PikaState) -> list[int]:
@@ -177,6 +178,9 @@ class PikaEngine(Engine):
             # PK-51: who is in a countdown (not when it ends)
             "pika": [s for s, serial in enumerate(st.pika) if serial],
             "blocked_passes": st.blocked,
+            # PK-51: public memory of the table, the colours each seat drew on (nothing to
+            # play) and has not played since, e.g. ["R", "G"]; a player watching knows it too
+            "drew_on": [list(colours_of(mask)) for mask in st.drew_on],
             # PK-52: every hand is shown once the round ends (the viewer's own stays in "hand")
             "revealed": [None if s == seat else list(h) for s, h in enumerate(st.hands)] if over else None,
         }

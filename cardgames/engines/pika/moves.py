@@ -8,7 +8,7 @@ that the caller owns. Events are public: they never name a drawn card (PK-52).
 from __future__ import annotations
 
 from ..base import JSON, placements_from_scores, rng_for
-from .cards import BLACK, CHAINABLE, DRAW_AMOUNT, PLAYABLE, REVERSE, SKIP, VALUE, most_held_colour
+from .cards import BLACK, CHAINABLE, COLOUR_BIT, DRAW_AMOUNT, PLAYABLE, REVERSE, SKIP, VALUE, most_held_colour
 from .state import AFTER_DRAW, OVER, TURN, PikaState
 
 Events = list[JSON]
@@ -37,6 +37,10 @@ def play(st: PikaState, seat: int, card: str, colour: str) -> Step:
     event: JSON = {"type": "play", "seat": seat, "card": card}
     if card in BLACK:
         event["colour"] = colour
+    elif st.drew_on[seat] & COLOUR_BIT[colour]:  # the seat shows the colour it lacked once
+        drew_on = list(st.drew_on)
+        drew_on[seat] &= ~COLOUR_BIT[colour]
+        ns.drew_on = tuple(drew_on)
     events = [event]
     n = len(hands)
     step = st.direction
@@ -65,6 +69,10 @@ def play(st: PikaState, seat: int, card: str, colour: str) -> Step:
 def draw(st: PikaState, seat: int) -> Step:
     """PK-13, PK-15, PK-18: draw one; keep the turn only if the card can be played."""
     ns = st.copy()
+    # PK-51: everybody sees that the seat had nothing to play on this colour
+    drew_on = list(st.drew_on)
+    drew_on[seat] |= COLOUR_BIT[st.match[0]]
+    ns.drew_on = tuple(drew_on)
     events: Events = []
     got = _take_cards_into(ns, seat, 1, events)
     events.insert(0, {"type": "draw", "seat": seat, "count": len(got)})

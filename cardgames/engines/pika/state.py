@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import JSON
-from .cards import CARD_CODES, COLOURS, VALUE
+from .cards import CARD_CODES, COLOUR_BIT, COLOURS, VALUE
 
 # Phases (PK-56). An int keeps comparisons in the hot loop cheap.
 TURN, AFTER_DRAW, OVER = 0, 1, 2
@@ -40,6 +40,7 @@ class PikaState:
         "tserial",  # number of the current turn: the turn timer's id (PK-48)
         "pika",  # per seat, the serial of its running Pika countdown, 0 for none (PK-33)
         "pserial",  # serial of the last countdown started
+        "drew_on",  # per seat, bitmask of colours it drew on and has not played since (PK-51)
     )
 
     seed: int | str
@@ -59,6 +60,7 @@ class PikaState:
     tserial: int
     pika: tuple[int, ...]
     pserial: int
+    drew_on: tuple[int, ...]
 
     def copy(self) -> PikaState:
         new = PikaState.__new__(PikaState)
@@ -79,6 +81,7 @@ class PikaState:
         new.tserial = self.tserial
         new.pika = self.pika
         new.pserial = self.pserial
+        new.drew_on = self.drew_on
         return new
 
     @property
@@ -111,7 +114,22 @@ def dump_state(st: PikaState) -> JSON:
         "turn_serial": st.tserial,
         "pika": list(st.pika),
         "pika_serial": st.pserial,
+        "drew_on": [colours_of(mask) for mask in st.drew_on],
     }
+
+
+def colours_of(mask: int) -> str:
+    """The colours of a bitmask, in the order R, Y, G, B ("RG")."""
+    return "".join(colour for colour in COLOURS if mask & COLOUR_BIT[colour])
+
+
+def mask_of(colours: str) -> int:
+    if not isinstance(colours, str) or not set(colours) <= set(COLOURS):
+        raise ValueError("colours are a string of R, Y, G, B")
+    mask = 0
+    for colour in colours:
+        mask |= COLOUR_BIT[colour]
+    return mask
 
 
 def _cards(value: Any, what: str) -> tuple[str, ...]:
@@ -168,6 +186,9 @@ def load_state(data: JSON) -> PikaState:
         st.pika = tuple(data["pika"])
         if len(st.pika) != n or not all(type(k) is int and 0 <= k <= st.pserial for k in st.pika):
             raise ValueError("pika holds one countdown serial per seat (0: none), none above pika_serial")
+        st.drew_on = tuple(mask_of(colours) for colours in data["drew_on"])
+        if len(st.drew_on) != n:
+            raise ValueError("drew_on holds one string of colours per seat")
     except (KeyError, TypeError, IndexError) as err:
         raise ValueError(f"not a Pika state: {err!r}") from err
     return st
