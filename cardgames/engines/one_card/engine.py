@@ -106,6 +106,7 @@ class OneCardEngine(Engine):
         s.window_no = 0
         s.rng = 1
         s.idle = 0
+        s.lacks = ("",) * num_players
         s.over = False
         s.turn_seconds = turn_seconds
         s.last = ({"type": "deal", "first": first},)
@@ -207,6 +208,9 @@ class OneCardEngine(Engine):
             "discard": s.dsize + 1,
             "timers": self.timers(s),
             "last": [_public_event(e) for e in s.last],
+            # public memory a careful player keeps (OC-63 tips 1 and 5), as data rather than card codes
+            "lacks": [x or None for x in s.lacks],
+            "played": _attack_cards_played(s),
             "over": s.over,
         }
         if s.over:
@@ -311,6 +315,10 @@ class OneCardEngine(Engine):
         event: JSON = {"type": "play", "seat": seat, "card": card}
         events.append(event)
         new.idle = 0
+        if s.lacks[seat] == card[1]:
+            lacks = list(s.lacks)
+            lacks[seat] = ""
+            new.lacks = tuple(lacks)
         if not rest:  # OC-31/OC-32: instant win, no effect; OC-42: windows close with the game
             new.over = True
             new.windows = ()
@@ -355,6 +363,10 @@ class OneCardEngine(Engine):
         """OC-18/OC-19/OC-28/OC-29: draw 1 or the attack, the attack ends, the turn passes."""
         new = s.copy()
         amount = s.attack or 1
+        if not s.attack:  # OC-63 tip 1, public: this seat had nothing of the active suit
+            lacks = list(s.lacks)
+            lacks[seat] = s.suit
+            new.lacks = tuple(lacks)
         cards = _take(new, amount, events)
         events.append({"type": "draw", "seat": seat, "cards": cards, "count": len(cards)})
         new.attack = 0
@@ -489,6 +501,20 @@ def _grow(new: State, seat: int, cards: list[str]) -> None:
         new.called &= ~(1 << seat)
     if new.windows:
         new.windows = tuple(w for w in new.windows if w[0] != seat)
+
+
+def _attack_cards_played(s: State) -> dict[str, int]:
+    """How many Ks and As lie face up in the discard pile (since the last reshuffle)."""
+    played = {"K": 0, "A": 0}
+    if s.top[0] in played:
+        played[s.top[0]] += 1
+    cell = s.discard
+    while cell is not None:
+        rank = cell[0][0]
+        if rank in played:
+            played[rank] += 1
+        cell = cell[1]
+    return played
 
 
 def _public_event(event: JSON) -> JSON:

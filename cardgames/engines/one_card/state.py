@@ -27,6 +27,7 @@ class State:
         "dsize",
         "hands",
         "idle",
+        "lacks",
         "last",
         "n",
         "over",
@@ -61,6 +62,7 @@ class State:
     window_no: int
     rng: int  # counter for base.rng_for (reshuffles)
     idle: int  # consecutive turns without a play or a drawn card (OC-66)
+    lacks: tuple[str, ...]  # per seat: the active suit it last had to draw on ("" once it follows it)
     over: bool
     turn_seconds: float | None
     last: list[JSON] | tuple[JSON, ...]  # events of the last apply (never mutated), for views
@@ -75,6 +77,7 @@ class State:
         new.dsize = self.dsize
         new.hands = self.hands
         new.idle = self.idle
+        new.lacks = self.lacks
         new.last = self.last
         new.n = self.n
         new.over = self.over
@@ -133,6 +136,7 @@ class State:
             "window_no": self.window_no,
             "rng": self.rng,
             "idle": self.idle,
+            "lacks": list(self.lacks),
             "over": self.over,
             "turn_seconds": self.turn_seconds,
             "last": [dict(e) for e in self.last],
@@ -162,6 +166,7 @@ class State:
         s.window_no = int(data["window_no"])
         s.rng = int(data["rng"])
         s.idle = int(data["idle"])
+        s.lacks = tuple(data.get("lacks") or [""] * s.n)
         s.over = bool(data["over"])
         s.turn_seconds = data["turn_seconds"]
         s.last = tuple(dict(e) for e in data.get("last", ()))
