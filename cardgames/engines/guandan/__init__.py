@@ -20,8 +20,10 @@ Actions (GD-66): ``{"type": "play", "cards": [...], "interp": {...}}`` (interp f
 pause between deals: all four ready, or the table-wide ``next_deal`` timer, starts the next
 deal), and the server's ``{"type": "timeout", "timer": "turn" | "return" | "next_deal"}``.
 
-Options: ``deck`` (codes, top first; blocks of 4 × hand size, deal k uses block k, then seeded
-shuffles of the same cards), ``hand_size`` (default 27, or a quarter of a shorter deck),
+Options: ``deck`` (codes, top first; dealt in blocks: seat 0 the first hand-size cards, seat 1
+the next …; deal k uses the k-th block of 4 × hand size cards, and once the list runs out each
+deal is a seeded shuffle of the first block's cards), ``hand_size`` (default 27, or a quarter
+of a shorter deck), ``hands`` (tests: four explicit first-deal hands, any sizes),
 ``turn_seconds`` (30; None removes the turn and return timers, the 8 s pause stays),
 ``levels`` ([team A, team B], "2".."A" or 2..14; default both 2), ``level`` (L of the first
 deal; default team A's level), ``previous_places`` (seats 1st..4th of a previous deal: the
