@@ -381,7 +381,10 @@ def _random_ranking(rng: random.Random, n: int) -> list[int]:
 
 
 @pytest.mark.slow
-@pytest.mark.django_db
+# Real commits: one top-level transaction per operation, as in production. (Inside one
+# test-wide transaction, 30,000 savepoints overflow PostgreSQL's subtransaction cache and
+# every query slows down.)
+@pytest.mark.django_db(transaction=True)
 def test_seeded_random_walk_of_10000_operations_with_injected_failures(make_user) -> None:
     assert settings.LEAGUE_TIME_ZONE
     print(f"ECONOMY_SEED={SEED} ECONOMY_RANDOM_OPS={OPS}")
