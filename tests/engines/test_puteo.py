@@ -739,6 +739,9 @@ def test_apply_never_mutates_and_dump_load_round_trips() -> None:
     for _, _seat, _action, new_state in playout(ENG, 5, seed=11, options={"mode": "big"}):
         assert ENG.dump(json_round_trip(ENG, new_state)) == ENG.dump(new_state)
         assert json_round_trip(ENG, new_state) == new_state
+        for viewer in (None, 0, 1, 2, 3, 4):
+            view = ENG.view(new_state, viewer)
+            assert json.loads(json.dumps(view)) == view and view["seat"] == viewer
     state = new(4)
     before = json.dumps(ENG.dump(state), sort_keys=True)
     ENG.apply(state, ENG.to_act(state)[0], ENG.legal_actions(state, ENG.to_act(state)[0])[0])
