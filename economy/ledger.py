@@ -12,6 +12,7 @@ and cached balances change only here, in the same transaction as their entries.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -67,7 +68,11 @@ def wallet_for(user: Any) -> Account:
 
 
 def pot_account_code(pot_reference: str) -> str:
-    return f"pot:{pot_reference}"[:64]
+    """``pot:<reference>``, or ``pot:#<sha256>`` when that would not fit the 64-character code."""
+    code = f"pot:{pot_reference}"
+    if len(code) <= 60:
+        return code
+    return "pot:#" + hashlib.sha256(pot_reference.encode()).hexdigest()[:59]
 
 
 def lock_accounts(accounts: Iterable[Account]) -> dict[int, Account]:

@@ -265,3 +265,10 @@ def test_adjustment_records_admin_and_reason(make_user) -> None:
     assert balance(user) == 700
     entry = selectors.wallet_history(user=user).first()
     assert "Duplicado" in selectors.entry_description(entry)
+
+
+def test_long_pot_references_never_share_an_account(make_user) -> None:
+    first = services.open_pot(reference="table:" + "x" * 80 + ":1", stake=100)
+    second = services.open_pot(reference="table:" + "x" * 80 + ":2", stake=100)
+    assert first.account_id != second.account_id
+    assert len(first.account.code) <= 64
