@@ -188,6 +188,7 @@ class SkyjoEngine(Engine):
             "discard_top": CODE_OF[state.discard[-1]] if state.discard else None,
             "discard_size": len(state.discard),
             "draw_size": len(state.draw),
+            "turns_played": state.turns,
             "held": None if state.held is None else {"card": CODE_OF[state.held], "source": state.held_from},
             "closer": state.closer,
             "final_turns_left": state.final_left if state.closer is not None and state.phase == TURN else 0,
@@ -287,6 +288,7 @@ class SkyjoEngine(Engine):
         state.closer = None
         state.final_left = 0
         state.ready = [False] * n
+        state.turns = 0
         state.timer_seq += 1
         events.append({"type": "deal", "round": state.round_no, "discard": CODE_OF[state.discard[-1]]})
 
@@ -394,6 +396,7 @@ class SkyjoEngine(Engine):
         """SK-14/SK-15 column check, then SK-18: close the round, count the last turns, or pass on."""
         seat = state.current
         assert seat is not None
+        state.turns += 1
         _remove_column(state, seat, pos % COLS, events)
         if state.closer is None:
             if all_face_up(state, seat):

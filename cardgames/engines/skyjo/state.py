@@ -61,6 +61,7 @@ class SkyjoState:
         "timer_seq",
         "totals",
         "turn_seconds",
+        "turns",
         "up",
     )
 
@@ -85,6 +86,7 @@ class SkyjoState:
         self.history: list[JSON] = []  # scored rounds, never mutated once appended
         self.ready: list[bool] = []  # SK-32: who dismissed the score screen
         self.timer_seq = 0  # bumped whenever a deadline is set anew (timer ids)
+        self.turns = 0  # turns finished in this round (public: anyone can count them)
         self.decks: list[list[int]] = []  # test option: fixed decks for the next rounds
 
     def copy(self) -> SkyjoState:
@@ -110,6 +112,7 @@ class SkyjoState:
         new.history = self.history.copy()
         new.ready = self.ready.copy()
         new.timer_seq = self.timer_seq
+        new.turns = self.turns
         new.decks = self.decks  # only ever replaced, never mutated
         return new
 
@@ -136,6 +139,7 @@ class SkyjoState:
             "history": [dict(h) for h in self.history],
             "ready": list(self.ready),
             "timer_seq": self.timer_seq,
+            "turns": self.turns,
             "decks": [list(d) for d in self.decks],
         }
 
@@ -162,6 +166,7 @@ class SkyjoState:
         s.history = [_history_entry(h) for h in data["history"]]
         s.ready = [bool(r) for r in data["ready"]]
         s.timer_seq = int(data["timer_seq"])
+        s.turns = int(data.get("turns", 0))
         s.decks = [list(d) for d in data["decks"]]
         return s
 
