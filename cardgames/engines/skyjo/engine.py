@@ -19,11 +19,19 @@ from typing import Any, ClassVar
 from cardgames.rulezz.scoring import game_over, placements, round_scores, winners
 
 from ..base import JSON, Engine, IllegalAction, action_type, check_seat, rng_for
+from .rules import (
+    can_draw,
+    check_face_down,
+    check_occupied,
+    parse_deck,
+    parse_pos,
+    parse_turn_seconds,
+    remove_column,
+)
 from .state import (
     CARD_CODES,
     CODE_OF,
     COLS,
-    COLUMN_POSITIONS,
     DEFAULT_TURN_SECONDS,
     FULL_DECK,
     GRID,
@@ -33,7 +41,6 @@ from .state import (
     SCORE_SCREEN_SECONDS,
     SCORES,
     TURN,
-    VALUE_OF,
     SkyjoState,
     all_face_up,
     face_down_positions,
@@ -74,11 +81,11 @@ class SkyjoEngine(Engine):
         state = SkyjoState()
         state.n = num_players
         state.seed = seed
-        state.turn_seconds = _turn_seconds(options.get("turn_seconds", DEFAULT_TURN_SECONDS))
+        state.turn_seconds = parse_turn_seconds(options.get("turn_seconds", DEFAULT_TURN_SECONDS))
         state.totals = [0] * num_players
-        decks = [_deck_option(d, num_players) for d in options.get("decks") or []]
+        decks = [parse_deck(d, num_players) for d in options.get("decks") or []]
         if options.get("deck") is not None:
-            decks.insert(0, _deck_option(options["deck"], num_players))
+            decks.insert(0, parse_deck(options["deck"], num_players))
         for later in decks[1:]:
             if sorted(later) != sorted(decks[0]):
                 raise IllegalAction("bad_option", "Every fixed deck must hold the same cards as the first.")
@@ -104,7 +111,7 @@ class SkyjoEngine(Engine):
         if state.phase == SCORES:
             return [dict(READY)]
         if state.held is None:  # TURN_START
-            return [dict(TAKE), dict(DRAW)] if _can_draw(state) else [dict(TAKE)]
+            return [dict(TAKE), dict(DRAW)] if can_draw(state) else [dict(TAKE)]
         actions = [{"type": "swap", "pos": p} for p in occupied_positions(state, seat)]
         if state.held_from == "draw":  # HOLDING_DRAWN; SK-11: B2 needs a face-down card
             actions += [{"type": "discard_and_reveal", "pos": p} for p in face_down_positions(state, seat)]
@@ -122,7 +129,7 @@ class SkyjoEngine(Engine):
             return self._timeout(state, seat, action)
         if seat is None:
             raise IllegalAction("bad_seat", "Only a table timer acts without a seat.")
-        pos = _pos(action) if kind in ("reveal", "swap", "discard_and_reveal") else None
+        pos = parse_pos(action) if kind in ("reveal", "swap", "discard_and_reveal") else None
         if seat not in self.to_act(state):
             if state.phase == REVEAL and kind == "reveal":
                 raise IllegalAction("reveal_limit", "You have already revealed two cards (SK-5).")
@@ -144,21 +151,21 @@ class SkyjoEngine(Engine):
             if kind == "take_discard":
                 self._take(new, events)
             elif kind == "draw":
-                if not _can_draw(state):
+                if not can_draw(state):
                     raise IllegalAction("empty_draw_pile", "There is no card left to draw (SK-12).")
                 self._draw(new, events)
             else:
                 raise IllegalAction("wrong_phase", "Take the discard or draw a card first (SK-9, SK-10).")
         elif kind == "swap":
             assert pos is not None
-            self._swap(new, _occupied(state, seat, pos), events)
+            self._swap(new, check_occupied(state, seat, pos), events)
         elif kind == "discard_and_reveal":
             assert pos is not None
             if state.held_from != "draw":
                 raise IllegalAction("must_swap", "A card taken from the discard pile must be swapped (SK-9).")
             if not face_down_positions(state, seat):
                 raise IllegalAction("no_face_down", "You have no face-down card to reveal (SK-11).")
-            self._discard_and_reveal(new, _face_down(state, seat, pos), events)
+            self._discard_and_reveal(new, check_face_down(state, seat, pos), events)
         else:
             raise IllegalAction("wrong_phase", "Place the card you hold first (SK-9, SK-10).")
         return new, events
@@ -397,7 +404,7 @@ class SkyjoEngine(Engine):
         seat = state.current
         assert seat is not None
         state.turns += 1
-        _remove_column(state, seat, pos % COLS, events)
+        remove_column(state, seat, pos % COLS, events)
         if state.closer is None:
             if all_face_up(state, seat):
                 state.closer = seat
@@ -420,7 +427,7 @@ class SkyjoEngine(Engine):
                 if state.cards[base + pos] is not None and not state.up[base + pos]:
                     state.up[base + pos] = True
             for column in range(COLS):
-                _remove_column(state, seat, column, events)
+                remove_column(state, seat, column, events)
         raw = [
             sum(c for c in state.cards[GRID * s : GRID * (s + 1)] if c is not None) for s in range(state.n)
         ]
@@ -476,7 +483,7 @@ class SkyjoEngine(Engine):
         seat = state.current
         assert seat is not None
         if state.held is None:
-            if _can_draw(state):
+            if can_draw(state):
                 self._draw(state, events)
             else:  # a short fixed deck can run dry: take the discard instead (docs/decisions.md)
                 self._take(state, events)
@@ -485,66 +492,3 @@ class SkyjoEngine(Engine):
             self._discard_and_reveal(state, face_down[0], events)
         else:
             self._swap(state, (face_down or occupied_positions(state, seat))[0], events)
-
-
-# -- pure helpers ------------------------------------------------------------------------------------
-def _can_draw(state: SkyjoState) -> bool:
-    """SK-12: a card can be drawn if the pile has one or the discards below the top can be reshuffled."""
-    return bool(state.draw) or len(state.discard) >= 2
-
-
-def _remove_column(state: SkyjoState, seat: int, column: int, events: list[JSON]) -> None:
-    """SK-14 to SK-17: three face-up equal values in a column leave the grid for the discard pile."""
-    base = GRID * seat
-    idx = [base + p for p in COLUMN_POSITIONS[column]]
-    a, b, c = (state.cards[i] for i in idx)
-    if a is None or a != b or b != c or not all(state.up[i] for i in idx):
-        return
-    for i in idx:
-        state.cards[i] = None
-        state.up[i] = False
-        state.discard.append(a)
-    events.append({"type": "column_removed", "seat": seat, "column": column, "card": CODE_OF[a]})
-
-
-def _pos(action: JSON) -> int:
-    pos = action.get("pos")
-    if isinstance(pos, bool) or not isinstance(pos, int):
-        raise IllegalAction("bad_action", "This action needs an integer 'pos' (0-11).")
-    if not 0 <= pos < GRID:
-        raise IllegalAction("bad_position", f"Position {pos} is not on the grid (0-11).")
-    return pos
-
-
-def _occupied(state: SkyjoState, seat: int, pos: int) -> int:
-    if state.cards[GRID * seat + pos] is None:
-        raise IllegalAction("bad_position", f"Position {pos} was removed with its column (SK-16).")
-    return pos
-
-
-def _face_down(state: SkyjoState, seat: int, pos: int) -> int:
-    index = GRID * seat + pos
-    if state.cards[index] is None:
-        raise IllegalAction("bad_position", f"Position {pos} was removed with its column (SK-16).")
-    if state.up[index]:
-        raise IllegalAction("not_face_down", f"Position {pos} is already face up.")
-    return pos
-
-
-def _turn_seconds(value: Any) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise IllegalAction("bad_option", "turn_seconds is a positive integer or None.")
-    return value
-
-
-def _deck_option(deck: Any, players: int) -> list[int]:
-    """A fixed deck, top first; needs 12 cards a seat plus the discard starter."""
-    if not isinstance(deck, (list, tuple)) or not all(isinstance(c, str) and c in VALUE_OF for c in deck):
-        raise IllegalAction("bad_option", "A deck is a list of Skyjo card codes '-2' .. '12'.")
-    if len(deck) < GRID * players + 1:
-        raise IllegalAction(
-            "bad_option", f"A deck for {players} players needs at least {GRID * players + 1} cards."
-        )
-    return [VALUE_OF[c] for c in deck]
