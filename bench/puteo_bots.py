@@ -58,8 +58,10 @@ def one_game(args: tuple[str, str, int]) -> dict[str, Any]:
             state, events = eng.apply(state, timer["seat"], {"type": "timeout", "timer": timer["name"]})
         for event in events:
             if event["type"] == "round_end":
-                for s in eng.view(state, None)["bid_order"]:
-                    rounds[s] += 1
+                view = eng.view(state, None)
+                played = view["last_round"] or view  # in the pause, or the game's last round
+                for s, b in enumerate(played["bids"]):
+                    rounds[s] += b is not None
                 for s in event["lost_life"]:
                     lost[s] += 1
     result = eng.result(state)

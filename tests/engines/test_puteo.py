@@ -76,17 +76,33 @@ def play_out(state: State) -> State:
 
 
 def first_legal_round(state: State) -> State:
-    """Bid and play the first legal action until the round ends (reveal lapses if needed)."""
+    """Bid and play the first legal action until the round ends (reveal lapses if needed).
+
+    Returns the state after the round's last card: the next round, dealt, in its pause, or the
+    end of the game.
+    """
+    round_no = ENG.view(state, None)["round"]
     if ENG.view(state, None)["phase"] == "reveal":
         state = act(state, None, {"type": "timeout", "timer": "reveal"})
-    while ENG.view(state, None)["phase"] in ("bid", "play"):
+    while not ENG.is_over(state) and ENG.view(state, None)["round"] == round_no:
         (seat,) = ENG.to_act(state)
         state = act(state, seat, ENG.legal_actions(state, seat)[0])
     return state
 
 
 def next_round(state: State) -> State:
+    """Let the pause after a round lapse (the next round is already dealt)."""
     return act(state, None, {"type": "timeout", "timer": "pause"})
+
+
+def finished(state: State) -> dict[str, Any]:
+    """The round just played: ``last_round`` during the pause, the final round at the end."""
+    view = ENG.view(state, None)
+    if ENG.is_over(state):
+        return {key: view[key] for key in ("round", "bids", "tricks_won", "missed", "tricks")}
+    assert view["pause"] is True
+    last: dict[str, Any] = view["last_round"]
+    return last
 
 
 def phase(state: State) -> str:
@@ -106,8 +122,9 @@ def test_pt_t01_cards_per_round_and_tricks_per_round() -> None:
         assert ENG.view(state, None)["hand_counts"] == [CARDS_PER_ROUND[r]] * 4
         assert ENG.view(state, None)["cards_per_player"] == CARDS_PER_ROUND[r]
         state = first_legal_round(state)
-        assert len(ENG.view(state, None)["tricks"]) == CARDS_PER_ROUND[r]
-        assert sum(ENG.view(state, None)["tricks_won"]) == CARDS_PER_ROUND[r]
+        assert finished(state)["round"] == r
+        assert len(finished(state)["tricks"]) == CARDS_PER_ROUND[r]
+        assert sum(finished(state)["tricks_won"]) == CARDS_PER_ROUND[r]
 
 
 def test_pt_t01_a_whole_game_deals_the_sequence_round_after_round() -> None:
@@ -189,7 +206,7 @@ def test_pt_t07_blind_round_has_no_forbidden_bid() -> None:
     assert ENG.legal_actions(state, D) == [{"type": "bid", "k": 0}, {"type": "bid", "k": 1}]
     assert ENG.view(state, D)["forbidden_bid"] is None
     state = bid(state, D, 1)  # sum = 1 = n is fine in the blind round
-    assert phase(state) in ("pause", "over")
+    assert finished(state)["round"] == 5 and finished(state)["bids"] == [0, 0, 0, 1]
 
 
 def test_pt_t08_blind_round_visibility_and_reveal() -> None:
@@ -249,7 +266,7 @@ def test_pt_t12_exact_bids_are_safe_any_miss_costs_one_life() -> None:
     state = play(play(play(state, B, "1E"), C, "2E"), A, "2O")  # B wins
     state = play(play(play(state, B, "2C"), C, "3E"), A, "1O")  # A wins
     state, events = ENG.apply(play(play(state, A, "1C"), B, "3C"), C, {"type": "play", "card": "4E"})
-    assert ENG.view(state, None)["tricks_won"] == [2, 1, 0]
+    assert finished(state)["tricks_won"] == [2, 1, 0] and finished(state)["missed"] == [B]
     assert ENG.view(state, None)["lives"] == [5, 4, 5]
     assert {"type": "round_end", "round": 3, "lost_life": [B], "eliminated": []} in events
     # another case: A bids 3 and wins nothing: exactly one life
@@ -257,7 +274,7 @@ def test_pt_t12_exact_bids_are_safe_any_miss_costs_one_life() -> None:
     state = new(3, start_round=3, first_dealer=C, deck=deck_for(*weak))
     state = bids_in_order(state, {A: 3, B: 0, C: 1})
     state = play_out(state)
-    assert ENG.view(state, None)["tricks_won"][A] == 0
+    assert finished(state)["tricks_won"][A] == 0
     assert ENG.view(state, None)["lives"][A] == 4
 
 
@@ -442,7 +459,7 @@ def test_pt_t24_blind_round_cards_are_played_automatically() -> None:
     state, events = ENG.apply(state, A, {"type": "bid", "k": 0})
     plays = [(e["seat"], e["card"], e["auto"]) for e in events if e["type"] == "play"]
     assert plays == [(C, "1B", True), (D, "3E", True), (A, "7O", True), (B, "1B", True)]
-    assert ENG.view(state, None)["tricks"][0]["winner"] == C
+    assert finished(state)["tricks"][0]["winner"] == C
     assert ENG.view(state, None)["lives"] == [5, 5, 5, 5]  # everyone guessed right
 
 
@@ -561,7 +578,7 @@ def test_pt_34_blind_round_has_no_card_turn_and_no_play_timer() -> None:
         assert ENG.timers(state)[0]["name"] == "turn"  # a bid timer, PT-40
         (seat,) = ENG.to_act(state)
         state = act(state, seat, {"type": "timeout", "timer": "turn"})
-    assert phase(state) == "pause"
+    assert finished(state)["round"] == 5  # the last bid played the cards (no card turn)
     assert [t["name"] for t in ENG.timers(state)] == ["pause"]
 
 
@@ -571,7 +588,7 @@ def test_pt_35_any_miss_by_any_amount_costs_exactly_one_life() -> None:
     state = bids_in_order(state, {A: 1, B: 5})  # A takes 5 (off by 4), B takes 0 (off by 5)
     state = play_out(state)
     assert ENG.view(state, None)["lives"] == [4, 4]
-    assert ENG.view(state, None)["missed"] == [A, B]
+    assert finished(state)["missed"] == [A, B]
 
 
 def test_pt_36_eliminated_players_watch_without_blind_cards() -> None:
@@ -600,11 +617,25 @@ def test_pt_40_pt_44_pt_45_timers() -> None:
     assert timer["name"] == "turn" and timer["seat"] == B and timer["seconds"] == 30
     assert ENG.timers(bid(state, B, 0))[0]["id"] != timer["id"]  # a new deadline for C
     assert ENG.timers(new(3)) == []  # turn_seconds None removes the per-player timer
-    state = first_legal_round(new(3, first_dealer=A))
+    # given: the last card of round 1 (dealer A) is played
+    state = bids_in_order(ENG.new_game(3, seed=2, options={"first_dealer": A}), {B: 0, C: 0, A: 0})
+    while ENG.view(state, None)["round"] == 1:
+        (seat,) = ENG.to_act(state)
+        state, events = ENG.apply(state, seat, ENG.legal_actions(state, seat)[0])
+    # then: round 2 is dealt by B at once and the 6 s pause runs before any turn clock
+    assert {"type": "deal", "round": 2, "dealer": B} in events
+    view = ENG.view(state, C)
+    assert view["pause"] is True and view["last_round"]["round"] == 1 and len(view["hand"]) == 4
     assert ENG.timers(state) == [{"id": "pause:1", "name": "pause", "seat": None, "seconds": 6}]
-    assert err_code(state, A, {"type": "bid", "k": 0}) == "wrong_phase"
-    state, events = ENG.apply(state, None, {"type": "timeout", "timer": "pause"})
-    assert {"type": "deal", "round": 2, "dealer": B} in events  # the next round starts by itself
+    assert err_code(state, C, {"type": "timeout", "timer": "turn"}) == "no_timer"
+    # the pause lapses: the first bidder's turn clock starts, the result is no longer shown
+    after = act(state, None, {"type": "timeout", "timer": "pause"})
+    assert [t["name"] for t in ENG.timers(after)] == ["turn"] and ENG.timers(after)[0]["seat"] == C
+    assert ENG.view(after, None)["pause"] is False and ENG.view(after, None)["last_round"] is None
+    # or the first bidder bids during the pause, which ends it too
+    early = bid(state, C, 0)
+    assert ENG.view(early, None)["pause"] is False and ENG.timers(early)[0]["seat"] == A
+    assert err_code(early, None, {"type": "timeout", "timer": "pause"}) == "no_timer"
     assert ENG.timers(new(3, start_round=5))[0]["name"] == "reveal"  # the reveal stays
 
 
@@ -616,16 +647,26 @@ def test_pt_41_timeout_never_bids_a_forbidden_zero_in_the_last_round() -> None:
     assert ENG.view(state, None)["bids"] == [5, 1]
 
 
-def test_pt_44_ready_votes_end_a_pause_only_when_every_live_player_is_ready() -> None:
-    state = first_legal_round(new(3, first_dealer=A))
+def test_pt_33_ready_votes_end_the_reveal_only_when_every_live_player_is_ready() -> None:
+    state = new(3, start_round=5, first_dealer=A)
     assert ENG.to_act(state) == [A, B, C]
     assert ENG.legal_actions(state, A) == [{"type": "ready"}]
     state = act(state, B, {"type": "ready"})
     assert ENG.to_act(state) == [A, C] and ENG.legal_actions(state, B) == []
     assert err_code(state, B, {"type": "ready"}) == "already_ready"
-    assert ENG.timers(state)[0]["id"] == "pause:1"  # the same deadline keeps running
+    assert ENG.timers(state)[0]["id"] == "reveal:5"  # the same deadline keeps running
     state = act(act(state, A, {"type": "ready"}), C, {"type": "ready"})
-    assert phase(state) == "bid" and ENG.view(state, None)["round"] == 2
+    assert phase(state) == "bid" and ENG.to_act(state) == [B]
+    assert err_code(state, B, {"type": "ready"}) == "wrong_phase"
+
+
+def test_pt_44_the_pause_before_the_blind_round_comes_before_the_reveal() -> None:
+    state = first_legal_round(new(3, start_round=4, first_dealer=A))
+    assert phase(state) == "reveal" and ENG.view(state, None)["pause"] is True
+    assert [t["name"] for t in ENG.timers(state)] == ["pause"]
+    assert err_code(state, None, {"type": "timeout", "timer": "reveal"}) == "no_timer"
+    state = next_round(state)
+    assert [t["name"] for t in ENG.timers(state)] == ["reveal"]
 
 
 def test_pt_46_normal_rounds_hide_other_hands() -> None:
@@ -659,7 +700,7 @@ def test_pt_48_spectators_see_no_blind_card_before_it_is_played() -> None:
     assert ENG.view(state, None)["blind_cards"] == [None] * 4
     assert not cards_in(ENG.view(state, None), ENG.card_codes)
     state = act(state, None, {"type": "timeout", "timer": "reveal"})
-    while phase(state) == "bid":
+    while ENG.view(state, None)["round"] == 5:
         assert not cards_in(ENG.view(state, None), ENG.card_codes)
         (seat,) = ENG.to_act(state)
         state = bid(state, seat, 0)
@@ -697,7 +738,7 @@ def test_pt_57_engine_interface_actions_and_phases() -> None:
         names.add(ENG.view(new_state, None)["phase"])
         if action["type"] == "timeout":
             assert any(t["name"] == action["timer"] and t["seat"] == seat for t in ENG.timers(_))
-    assert names <= {"reveal", "bid", "play", "pause", "over"} and "over" in names
+    assert names <= {"reveal", "bid", "play", "over"} and "over" in names
 
 
 # -- contract details ----------------------------------------------------------

@@ -25,17 +25,19 @@ Rules summary (IDs of ``/work/shared/rules/puteo.md``)
   timeout bid 0, or 1 if 0 is forbidden; play the first card in hand order (hands are sorted
   weakest first, equal ranks O, C, E, B). A 6 s ``pause`` after each round, then the next deal.
 
-Phases, ``to_act`` and the ``ready`` action (docs/decisions.md, PT-57)
-------------------------------------------------------------------
-``reveal`` (round 5 only, table timer ``reveal`` = 10 s), ``bid``, ``play``, ``pause`` (table
-timer ``pause`` = 6 s), ``over``. Table timers run for seat ``None``:
-``apply(state, None, {"type": "timeout", "timer": "reveal"})``. During ``reveal`` and ``pause``,
-``to_act`` lists the live seats that have not yet pressed ``{"type": "ready"}``; once every live
-seat is ready the phase ends early, otherwise the table timer ends it. So ``to_act`` is never
-empty in a live game, nobody can cut another player's reveal or result screen short, and random
-playouts always end. There is no ``play`` phase in the blind round: the last bid plays the cards
-at once (``play`` events in order, ``"auto": true``); the ~1 s pacing of PT-34 is the client's
-animation of those events.
+Phases, the pause and the ``ready`` action (docs/decisions.md, PT-44, PT-57)
+-----------------------------------------------------------------------------
+``reveal`` (round 5 only), ``bid``, ``play``, ``over``. When a round ends (and the game goes
+on) the next round is dealt at once, in the same ``apply``, and a 6 s table timer ``pause``
+runs first: the view shows ``"pause": true`` and ``last_round`` (bids, tricks won, missed, the
+tricks) while no other deadline runs. The pause ends when it lapses
+(``apply(state, None, {"type": "timeout", "timer": "pause"})``) or when the first bidder bids
+(the next decision is available at once, so ``to_act`` is never empty). The reveal (10 s table
+timer ``reveal``, after the pause) accepts no bid (PT-T08): there ``to_act`` lists the live
+seats that have not yet pressed ``{"type": "ready"}``; when every live seat is ready, bidding
+opens early, otherwise the timer opens it. There is no ``play`` phase in the blind round: the
+last bid plays the cards at once (``play`` events in order, ``"auto": true``); the ~1 s pacing
+of PT-34 is the client's animation of those events.
 
 Actions (PT-57): ``{"type": "bid", "k": 3}``, ``{"type": "play", "card": "1O"}``,
 ``{"type": "ready"}``, ``{"type": "timeout", "timer": "turn" | "reveal" | "pause"}``.
@@ -73,8 +75,9 @@ Views
 ``view(state, seat)`` carries ``seat``, round, cards per player, phase, dealer, bid order,
 leader, turn, lives, bids, tricks won (PT-30), the forbidden bid, the current trick and the
 completed tricks of the round (every card played is public), the own ``hand`` (sorted, PT-43),
-and in the blind round ``blind_cards``: per seat the card if this viewer may see it, else None
-(own card, spectators and eliminated players: PT-47, PT-48).
+in the blind round ``blind_cards``: per seat the card if this viewer may see it, else None
+(own card, spectators and eliminated players: PT-47, PT-48), and during the pause
+``last_round`` (the round just scored, its tricks included: played cards are public, PT-30).
 """
 
 from __future__ import annotations

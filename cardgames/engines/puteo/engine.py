@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores
 from .cards import BLIND_ROUND, CARD_CODES, CARDS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS, full_deck, shuffled
 from .options import BIG_MAX, parse_options
-from .state import BID, OVER, PAUSE, PHASE_NAMES, PLAY, REVEAL, State, Table, dump_state, load_state
+from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Table, dump_state, load_state
 from .views import all_cards, build_view, forbidden_bid, visible_cards
 
 REVEAL_SECONDS = 10  # PT-33
@@ -27,6 +27,7 @@ class PuteoEngine(Engine):
         cfg, start_round, lives, dealer = parse_options(num_players, seed, options)
         st = State.__new__(State)
         st.tab = Table(cfg, start_round, dealer, lives, tuple(-1 if x else 0 for x in lives), ())
+        st.last = None
         self._deal(st, start_round, dealer)
         return st
 
@@ -89,6 +90,9 @@ class PuteoEngine(Engine):
         return view
 
     def timers(self, state: State) -> list[JSON]:
+        if state.last is not None:  # PT-44, PT-45: the pause runs first, the next deadline after it
+            timer_id = f"pause:{state.last[0]}"
+            return [{"id": timer_id, "name": "pause", "seat": None, "seconds": PAUSE_SECONDS}]
         phase = state.phase
         if phase in (BID, PLAY):
             seconds = state.tab.cfg.turn_seconds
@@ -98,13 +102,8 @@ class PuteoEngine(Engine):
             timer_id = f"turn:{state.tab.round}:{PHASE_NAMES[phase]}:{len(state.done)}:{state.turn}"
             return [{"id": timer_id, "name": "turn", "seat": state.turn, "seconds": seconds}]
         if phase == REVEAL:
-            return [
-                {"id": f"reveal:{state.tab.round}", "name": "reveal", "seat": None, "seconds": REVEAL_SECONDS}
-            ]
-        if phase == PAUSE:
-            return [
-                {"id": f"pause:{state.tab.round}", "name": "pause", "seat": None, "seconds": PAUSE_SECONDS}
-            ]
+            timer_id = f"reveal:{state.tab.round}"
+            return [{"id": timer_id, "name": "reveal", "seat": None, "seconds": REVEAL_SECONDS}]
         return []
 
     def is_over(self, state: State) -> bool:
@@ -183,6 +182,7 @@ class PuteoEngine(Engine):
                 "forbidden_bid", f"The dealer may not bid {k}: the bids would add up to {n_r}."
             )
         new = state.clone()
+        new.last = None  # the first bid of a round ends the pause (PT-44)
         events: list[JSON] = []
         self._bid(new, seat, k, events)
         return new, events
@@ -190,7 +190,7 @@ class PuteoEngine(Engine):
     def _apply_ready(self, state: State, seat: Any) -> tuple[State, list[JSON]]:
         if type(seat) is not int or not 0 <= seat < len(state.hands):
             check_seat(len(state.hands), seat)
-        if state.phase not in (REVEAL, PAUSE):
+        if state.phase != REVEAL:
             self._wrong_phase(state, "ready")
         if not state.tab.lives[seat]:
             raise IllegalAction("not_your_turn", "Eliminated players only watch.")
@@ -200,7 +200,7 @@ class PuteoEngine(Engine):
         new.ready = state.ready | 1 << seat
         events: list[JSON] = [{"type": "ready", "seat": seat}]
         if new.ready == new.tab.live_mask:
-            self._end_table_phase(new, events)
+            self._open_bidding(new, events)
         return new, events
 
     def _apply_timeout(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
@@ -221,8 +221,10 @@ class PuteoEngine(Engine):
                 raise IllegalAction("not_your_turn", f"The running turn timer is seat {state.turn}'s.")
         new = state.clone()
         events: list[JSON] = [{"type": "timeout", "timer": timer, "seat": seat}]
-        if timer in TABLE_TIMERS:
-            self._end_table_phase(new, events)
+        if timer == "pause":
+            new.last = None  # the next round is already dealt: its own deadlines start now
+        elif timer == "reveal":
+            self._open_bidding(new, events)
         elif state.phase == BID:  # PT-41: bid 0, or 1 if 0 is forbidden
             self._bid(new, seat, 1 if forbidden_bid(state) == 0 else 0, events)
         else:  # PT-42, PT-43: the first card in hand order, the weakest
@@ -258,17 +260,13 @@ class PuteoEngine(Engine):
             st.phase = BID
             st.turn = tab.nxt[tab.dealer]  # PT-17
 
-    def _end_table_phase(self, st: State, events: list[JSON]) -> None:
+    def _open_bidding(self, st: State, events: list[JSON]) -> None:
+        """PT-T08: after the reveal, bidding opens with the seat after the dealer."""
         st.ready = 0
-        tab = st.tab
-        if st.phase == REVEAL:  # PT-T08: bidding opens after the reveal, after the dealer
-            st.phase = BID
-            st.turn = tab.nxt[tab.dealer]
-            events.append({"type": "bidding_opens", "turn": st.turn})
-            return
-        # PT-44: the next round starts; PT-14, PT-16: the deal passes to the next live seat
-        self._deal(st, tab.round + 1, tab.nxt[tab.dealer])
-        events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
+        st.last = None
+        st.phase = BID
+        st.turn = st.tab.nxt[st.tab.dealer]
+        events.append({"type": "bidding_opens", "turn": st.turn})
 
     def _bid(self, st: State, seat: int, k: int, events: list[JSON]) -> None:
         bids = list(st.bids)
@@ -328,15 +326,19 @@ class PuteoEngine(Engine):
                 if life == 1:
                     elim[s] = tab.round
                     out.append(s)
-        st.tab = tab.with_lives(tuple(lives), tuple(elim))
+        st.tab = tab = tab.with_lives(tuple(lives), tuple(elim))
         st.turn = -1
         events.append({"type": "round_end", "round": tab.round, "lost_life": lost, "eliminated": out})
-        if sum(1 for life in lives if life) <= 1 or tab.round == ROUNDS:
+        if len(tab.live) <= 1 or tab.round == ROUNDS:
             st.phase = OVER
             events.append({"type": "game_over"})
-        else:
-            st.phase = PAUSE
-            st.ready = 0
+            return
+        # PT-44: the result stays on show during the pause while the next round is dealt;
+        # PT-14, PT-16: the deal passes to the next live seat
+        last = (tab.round, st.bids, st.won, st.done, tuple(lost))
+        self._deal(st, tab.round + 1, tab.nxt[tab.dealer])
+        st.last = last
+        events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
 
     # -- helpers -----------------------------------------------------------
     def _wrong_phase(self, state: State, kind: str) -> None:

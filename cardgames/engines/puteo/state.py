@@ -12,12 +12,15 @@ from typing import Any
 from ..base import rng_for
 from .cards import BITS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS
 
-# phases (PT-57): REVEAL and PAUSE are the table-timer phases (``ready`` votes may end them early)
-REVEAL, BID, PLAY, PAUSE, OVER = range(5)
-PHASE_NAMES: tuple[str, ...] = ("reveal", "bid", "play", "pause", "over")
+# phases (PT-57): REVEAL is the table-timer phase (``ready`` votes may end it early); the pause
+# between rounds (PT-44) is a flag on the next round's first phase, not a phase of its own
+REVEAL, BID, PLAY, OVER = range(4)
+PHASE_NAMES: tuple[str, ...] = ("reveal", "bid", "play", "over")
 PHASE_IDS: dict[str, int] = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 Trick = tuple[tuple[int, int], ...]  # (seat, card) in play order
+# the round just scored, shown during the pause: (round, bids, tricks won, completed tricks, missed)
+LastRound = tuple[int, tuple[int, ...], tuple[int, ...], tuple[tuple[int, Trick], ...], tuple[int, ...]]
 
 
 class Config:
@@ -110,10 +113,10 @@ class State:
     """One moment of a game. Never mutate a state that left ``apply``.
 
     ``tab`` changes between rounds only; the other fields are replaced (never mutated) by the
-    ``apply`` that changes them, so a clone costs nine pointer copies.
+    ``apply`` that changes them, so a clone costs ten pointer copies.
     """
 
-    __slots__ = ("bids", "done", "hands", "phase", "ready", "tab", "trick", "turn", "won")
+    __slots__ = ("bids", "done", "hands", "last", "phase", "ready", "tab", "trick", "turn", "won")
 
     tab: Table
     phase: int
@@ -123,7 +126,8 @@ class State:
     won: tuple[int, ...]  # tricks won this round
     trick: Trick  # the current trick
     done: tuple[tuple[int, Trick], ...]  # completed tricks of this round: (winner, trick)
-    ready: int  # bit mask of seats that pressed "ready" in REVEAL / PAUSE
+    ready: int  # bit mask of seats that pressed "ready" in REVEAL
+    last: LastRound | None  # set while the pause after a round runs (PT-44), else None
 
     def clone(self) -> State:
         new = State.__new__(State)
@@ -136,6 +140,7 @@ class State:
         new.trick = self.trick
         new.done = self.done
         new.ready = self.ready
+        new.last = self.last
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -167,6 +172,27 @@ def _trick_load(data: list[list[Any]]) -> Trick:
     return tuple((int(seat), CODE_TO_ID[code]) for seat, code in data)
 
 
+def _last_json(last: LastRound) -> dict[str, Any]:
+    round_no, bids, won, done, missed = last
+    return {
+        "round": round_no,
+        "bids": list(bids),
+        "won": list(won),
+        "done": [[winner, _trick_json(trick)] for winner, trick in done],
+        "missed": list(missed),
+    }
+
+
+def _last_load(data: dict[str, Any]) -> LastRound:
+    return (
+        int(data["round"]),
+        tuple(int(x) for x in data["bids"]),
+        tuple(int(x) for x in data["won"]),
+        tuple((int(winner), _trick_load(trick)) for winner, trick in data["done"]),
+        tuple(int(x) for x in data["missed"]),
+    )
+
+
 def dump_state(st: State) -> dict[str, Any]:
     tab = st.tab
     cfg = tab.cfg
@@ -192,6 +218,7 @@ def dump_state(st: State) -> dict[str, Any]:
         "trick": _trick_json(st.trick),
         "done": [[winner, _trick_json(trick)] for winner, trick in st.done],
         "ready": st.ready,
+        "last_round": None if st.last is None else _last_json(st.last),
     }
 
 
@@ -223,6 +250,8 @@ def load_state(data: dict[str, Any]) -> State:
         st.trick = _trick_load(data["trick"])
         st.done = tuple((int(winner), _trick_load(trick)) for winner, trick in data["done"])
         st.ready = int(data["ready"])
+        last = data["last_round"]
+        st.last = None if last is None else _last_load(last)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ValueError(f"not a dumped El Puteo state: {err!r}") from err
     return st

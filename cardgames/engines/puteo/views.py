@@ -6,7 +6,7 @@ from collections import Counter
 
 from ..base import JSON
 from .cards import BLIND_ROUND, CARDS_PER_ROUND, CODES, ROUNDS
-from .state import BID, OVER, PAUSE, PHASE_NAMES, PLAY, REVEAL, State
+from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Trick
 
 
 def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
@@ -53,16 +53,28 @@ def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
         "own_card_hidden": blind and playing and phase in (REVEAL, BID),
         "blind_cards": blind_cards,
         "current_trick": [{"seat": s, "card": CODES[c]} for s, c in state.trick],
-        "tricks": [
-            {"winner": w, "cards": [{"seat": s, "card": CODES[c]} for s, c in trick]}
-            for w, trick in state.done
-        ],
+        "tricks": _tricks_json(state.done),
         "ready": [s for s in range(cfg.n) if state.ready >> s & 1],
         "turn_seconds": cfg.turn_seconds,
+        "pause": state.last is not None,
+        "last_round": None,
     }
-    if phase in (PAUSE, OVER):
+    if state.last is not None:  # PT-44: the result of the round just played, during the pause
+        round_no, bids, won, done, missed = state.last
+        view["last_round"] = {
+            "round": round_no,
+            "bids": [None if b < 0 else b for b in bids],
+            "tricks_won": list(won),
+            "missed": list(missed),
+            "tricks": _tricks_json(done),
+        }
+    if phase == OVER:
         view["missed"] = [s for s in order if state.bids[s] != state.won[s]]  # PT-35
     return view
+
+
+def _tricks_json(done: tuple[tuple[int, Trick], ...]) -> list[JSON]:
+    return [{"winner": w, "cards": [{"seat": s, "card": CODES[c]} for s, c in trick]} for w, trick in done]
 
 
 def all_cards(state: State) -> Counter[str]:
@@ -83,6 +95,9 @@ def visible_cards(state: State, seat: int | None) -> Counter[str]:
     seen: Counter[str] = Counter(CODES[c] for _, c in state.trick)
     for _, trick in state.done:
         seen.update(CODES[c] for _, c in trick)
+    if state.last is not None:  # the round just played, on show during the pause (PT-30, PT-44)
+        for _, trick in state.last[3]:
+            seen.update(CODES[c] for _, c in trick)
     if seat is None or not state.tab.lives[seat]:
         return seen
     if state.tab.round == BLIND_ROUND:
@@ -105,11 +120,11 @@ def forbidden_bid(state: State) -> int | None:
 
 
 def bid_order(state: State) -> list[int]:
-    """PT-17: the seat after the dealer first, the dealer last (in the pause and at the end:
-    the bidders of the round just played)."""
+    """PT-17: the seat after the dealer first, the dealer last (at the end: the bidders of the
+    last round)."""
     n = state.tab.cfg.n
     seats = [(state.tab.dealer + i) % n for i in range(1, n + 1)]
-    if state.phase in (PAUSE, OVER):
+    if state.phase == OVER:
         return [s for s in seats if state.bids[s] >= 0]
     return [s for s in seats if state.tab.lives[s]]
 
