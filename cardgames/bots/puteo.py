@@ -17,7 +17,7 @@ engine's card numbers (``4 * strength + suit``, strength 0 = a 2 … 9 = the As,
   plus a small bonus for every rival who misses. In the blind round it computes the exact
   chance that its own card (uniform over the cards it cannot see) wins in trick order (PT-8).
 
-``choose`` answers ``{"type": "ready"}`` in the reveal and the pause, so bot tables never wait.
+``choose`` answers ``{"type": "ready"}`` during the blind-round reveal, so bot tables never wait.
 """
 
 from __future__ import annotations
