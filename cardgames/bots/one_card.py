@@ -1,0 +1,208 @@
+"""One Card bots at three levels (OC-57, docs/bots.md).
+
+A bot sees only ``view(state, seat)`` and ``legal_actions(state, seat)``. The view
+carries the public memory a careful player keeps: who last had to draw on which suit
+(``lacks``, OC-63 tip 1) and how many Ks and As lie face up (``played``, tip 5).
+
+- **easy**: a random legal card; a 7 names a random suit.
+- **normal**: sheds short suits first, keeps 7s as an exit and names its longest suit,
+  saves K/A for when the next player is short (OC-63 tips 3, 4, 6).
+- **hard**: normal plus: declares/plays suits the next player lacks (tip 1), counts
+  attack cards (tip 5), uses Q to delay a short next player (tip 2), plays a J with a
+  follow-up ready at two players (tip 7), and keeps a defender against attacks.
+
+Calls and catches follow PF-50: easy forgets the One Card call 20 % of the time and
+catches with probability 0.5, normal forgets 5 % and always catches, hard never forgets
+and always catches. The engine has no clock, so the reaction delays of PF-50 (3.5 s,
+2.5 s, 1.2 s) are exposed as ``catch_delay`` for the table service to wait before
+sending a bot's catch; a forgetful bot decides once per two-card episode (kept on the
+instance, so a bot asked again does not re-roll).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+Action = dict[str, Any]
+View = dict[str, Any]
+
+SUITS = "SHDC"
+ATTACK = {"K": 2, "A": 3}
+
+
+class _OneCardBot:
+    """Shared logic; the levels differ by the class attributes and ``_score``."""
+
+    level: ClassVar[str] = ""
+    forget: ClassVar[float] = 0.0  # PF-50: chance of not calling One Card
+    catch_chance: ClassVar[float] = 1.0  # PF-50: chance of catching an open window
+    catch_delay: ClassVar[float] = 1.2  # PF-50: seconds before the catch (for the table service)
+
+    def __init__(self) -> None:
+        self._forgetting: bool | None = None  # the decision for the current two-card episode
+        self._catch_plan: dict[str, bool] = {}  # window id -> catch it or not
+
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
+        if not legal:
+            return None
+        hand: list[str] = view["hand"]
+        if len(hand) > 2:
+            self._forgetting = None
+        catch = self._catch(view, legal, rng)
+        if catch is not None:
+            return catch
+        if {"type": "call_one_card"} in legal:
+            if self._forgetting is None:
+                self._forgetting = rng.random() < self.forget
+            if not self._forgetting:
+                return {"type": "call_one_card"}
+        turn = [a for a in legal if a["type"] in ("play", "draw")]
+        if not turn:
+            return None  # only optional actions left: let the moment pass
+        if len(turn) == 1:
+            return turn[0]
+        return self._play(view, turn, rng)
+
+    # -- calls and catches (PF-50) ---------------------------------------
+    def _catch(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
+        open_ids = {w["id"] for w in view["windows"]}
+        for key in [k for k in self._catch_plan if k not in open_ids]:
+            del self._catch_plan[key]  # forget closed windows
+        for window in view["windows"]:
+            action = {"type": "catch", "target": window["seat"]}
+            if action not in legal:
+                continue
+            plan = self._catch_plan.get(window["id"])
+            if plan is None:
+                plan = self._catch_plan[window["id"]] = rng.random() < self.catch_chance
+            if plan:
+                return action
+        return None
+
+    # -- the turn ---------------------------------------------------------
+    def _play(self, view: View, turn: list[Action], rng: random.Random) -> Action:
+        raise NotImplementedError
+
+
+class EasyBot(_OneCardBot):
+    """A beginner: a random legal card, with two of the common mistakes of OC-64.
+
+    It spends attack cards as soon as it can and hoards its 7s "as if wild" (playing one
+    only when nothing else goes); a 7 names a random suit.
+    """
+
+    level = "easy"
+    forget = 0.2
+    catch_chance = 0.5
+    catch_delay = 3.5
+
+    def _play(self, view: View, turn: list[Action], rng: random.Random) -> Action:
+        return _beginner_play(turn, rng)
+
+
+class _HeuristicBot(_OneCardBot):
+    """Scores every legal play and plays the best (ties: hand order, then the first suit)."""
+
+    mistake: ClassVar[float] = 0.0  # share of turns played like a beginner
+    # Weights, tuned with bench/bots.py (see docs/bots.md). Measured: playing from the long
+    # suit (w_suit_len < 0) beats shedding short suits first by about 2 points.
+    w_suit_len: ClassVar[float] = -1.0  # tip 3, as measured: the suit left active is one I hold
+    w_keep_seven: ClassVar[float] = 3.0  # tip 6: a 7 is an exit
+    w_hold_attack: ClassVar[float] = 2.5  # tip 4: save K/A ...
+    w_attack_short: ClassVar[float] = 6.0  # ... for a next player with 2-3 cards
+    short: ClassVar[int] = 3
+    w_unreturnable: ClassVar[float] = 0.0  # tip 5: no K/A left unseen, the attack cannot come back
+    w_lacks: ClassVar[float] = 0.0  # tip 1: leave a suit the next player lacks
+    w_skip_short: ClassVar[float] = 0.0  # tip 2: J/Q against a short next player
+    w_jack_follow: ClassVar[float] = 0.0  # tip 7: with two players, a J with a follow-up ready
+
+    def _play(self, view: View, turn: list[Action], rng: random.Random) -> Action:
+        if self.mistake and rng.random() < self.mistake:
+            return _beginner_play(turn, rng)
+        return max(turn, key=lambda a: self._score(view, a))
+
+    def _score(self, view: View, action: Action) -> float:
+        hand: list[str] = view["hand"]
+        card: str = action["card"]
+        rank, suit = card[0], card[1]
+        rest = [c for c in hand if c != card]
+        if not rest:
+            return 1000.0  # playing out wins (OC-31)
+        suit_len = dict.fromkeys(SUITS, 0)
+        for c in rest:
+            suit_len[c[1]] += 1
+        n: int = view["players"]
+        seat: int = view["seat"]
+        nxt = (seat + view["direction"]) % n
+        counts: list[int] = view["counts"]
+        new_suit: str = action.get("suit", suit)
+        score = -self.w_suit_len * suit_len[suit]
+        if rank == "7":
+            score -= self.w_keep_seven
+            score += 0.5 * suit_len[new_suit]  # tip 6: name the suit held most
+        if rank in ATTACK and not view["attack"]:  # under attack any K (A) is as good as another
+            if counts[nxt] <= self.short:
+                score += self.w_attack_short
+            else:
+                score -= self.w_hold_attack
+            if self.w_unreturnable and _unseen(view, rank) == 0:
+                score += self.w_unreturnable
+        lacks = view.get("lacks") or []
+        if self.w_lacks and lacks and lacks[nxt] == new_suit and (suit_len[new_suit] or rank != "7"):
+            score += self.w_lacks
+        if self.w_skip_short and n > 2 and counts[nxt] <= 2:
+            if rank == "J":
+                score += self.w_skip_short
+            elif rank == "Q" and counts[(seat - view["direction"]) % n] > counts[nxt]:
+                score += self.w_skip_short
+        if self.w_jack_follow and n == 2 and rank == "J":
+            if any(c[1] == suit or c[0] == "J" for c in rest):
+                score += self.w_jack_follow
+            else:
+                score -= self.w_jack_follow
+        return score
+
+
+class NormalBot(_HeuristicBot):
+    """The basic tips (3, 4, 6), with a beginner's move now and then."""
+
+    level = "normal"
+    forget = 0.05
+    catch_chance = 1.0
+    catch_delay = 2.5
+    mistake = 0.3
+
+
+class HardBot(_HeuristicBot):
+    """Every tip of OC-63, no beginner's moves, never forgets, always catches."""
+
+    level = "hard"
+    forget = 0.0
+    catch_chance = 1.0
+    catch_delay = 1.2
+    w_unreturnable = 3.0
+    w_lacks = 2.0
+    w_skip_short = 4.0
+    w_jack_follow = 3.0
+    short = 2
+
+
+# -- helpers -------------------------------------------------------------------------
+def _beginner_play(turn: list[Action], rng: random.Random) -> Action:
+    """OC-64 mistakes: attack cards first, 7s last; otherwise any card; a 7 names any suit."""
+    cards = sorted({a["card"] for a in turn})
+    attacks = [c for c in cards if c[0] in ATTACK]
+    others = [c for c in cards if c[0] != "7"]
+    card = rng.choice(attacks or others or cards)
+    return rng.choice([a for a in turn if a["card"] == card])
+
+
+def _unseen(view: View, rank: str) -> int:
+    """Cards of ``rank`` neither in my hand nor face up (tip 5: count attack cards)."""
+    played: dict[str, int] = view.get("played") or {}
+    mine = sum(1 for c in view["hand"] if c[0] == rank)
+    return 4 - mine - played.get(rank, 0)
+
+
+BOTS: dict[str, type[_OneCardBot]] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
