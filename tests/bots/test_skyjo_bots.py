@@ -10,7 +10,7 @@ import pytest
 
 from cardgames.bots import LEVELS, get_bot
 from cardgames.bots.driver import play_game
-from cardgames.bots.skyjo import BOTS, HardBot, NormalBot, Table
+from cardgames.bots.skyjo import BOTS, PATIENCE, HardBot, NormalBot, Table
 from cardgames.engines import get_engine
 
 eng = get_engine("skyjo")
@@ -23,7 +23,9 @@ def deck(grids: list[list[int]], starter: int, draw: list[int]) -> list[str]:
 
 def state_from(grids: list[list[int]], starter: int, draw: list[int], **changes: Any) -> Any:
     """A dealt game, loaded with ``changes`` (e.g. which cards are face up and who plays)."""
-    state = eng.new_game(len(grids), seed=1, options={"deck": deck(grids, starter, draw), "turn_seconds": None})
+    state = eng.new_game(
+        len(grids), seed=1, options={"deck": deck(grids, starter, draw), "turn_seconds": None}
+    )
     for seat in range(len(grids)):
         for p in (0, 1):
             state = eng.apply(state, seat, {"type": "reveal", "pos": p})[0]
@@ -53,7 +55,7 @@ def test_bots_play_whole_games_legally_at_every_table_size(level: str) -> None:
 
 def test_bots_stay_legal_with_timeouts_and_mixed_levels() -> None:
     """Random lapses of the clock in between: the bots still answer legally from any position."""
-    for seed in range(12):
+    for seed in range(8):
         n = 2 + seed % 7
         bots = [get_bot("skyjo", LEVELS[(seed + s) % 3]) for s in range(n)]
         rng = random.Random(seed)
@@ -85,7 +87,9 @@ def test_registry_and_nothing_to_choose() -> None:
 
 
 def test_every_level_dismisses_the_score_screen() -> None:
-    state = state_from([LOW, LOW], 4, [9] * 20, up=[True] * 11 + [False] + [True] * 2 + [False] * 10, current=0)
+    state = state_from(
+        [LOW, LOW], 4, [9] * 20, up=[True] * 11 + [False] + [True] * 2 + [False] * 10, current=0
+    )
     while state.phase == "turn":
         seat = eng.to_act(state)[0]
         state = eng.apply(state, seat, ask(get_bot("skyjo", "normal"), state, seat))[0]
@@ -156,6 +160,21 @@ def test_hard_on_its_last_turn_replaces_its_worst_card() -> None:
     assert ask(HardBot(), state, 1) == {"type": "take_discard"}
     state = eng.apply(state, 1, {"type": "take_discard"})[0]
     assert ask(HardBot(), state, 1) == {"type": "swap", "pos": 3}
+
+
+def test_a_round_that_drags_on_is_brought_to_an_end() -> None:
+    """Past PATIENCE turns per player, normal and hard only turn face-down cards up (decisions.md, SK-9)."""
+    mine = [10, 10, 9, 9, 8, 8, 7, 7, 6, 6, 5, 4]  # closing now would be doubled
+    up = up_mask([True] * 11 + [False], [True] * 10 + [False, False])
+    for bot in (HardBot(), NormalBot()):
+        calm = state_from([mine, LOW], 0, [12] * 20, up=up, current=0)
+        rushed = state_from([mine, LOW], 0, [12] * 20, up=up, current=0, turns=PATIENCE * 2)
+        assert eng.view(rushed, 0)["turns_played"] == PATIENCE * 2
+        assert ask(bot, rushed, 0) == {"type": "draw"}
+        calm = eng.apply(calm, 0, {"type": "draw"})[0]
+        rushed = eng.apply(rushed, 0, {"type": "draw"})[0]
+        assert ask(bot, calm, 0)["pos"] != 11
+        assert ask(bot, rushed, 0) == {"type": "discard_and_reveal", "pos": 11}
 
 
 # -- normal and easy -------------------------------------------------------------------------------------
