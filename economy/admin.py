@@ -97,6 +97,15 @@ class AccountAdmin(ReadOnlyAdmin):
     search_fields = ("code", "user__username")
     list_select_related = ("user",)
     readonly_fields = ("code", "kind", "user", "balance", "created_at", "links")
+    actions = ["adjust_wallet"]
+
+    @admin.action(description=gettext_lazy("Ajustar el monedero seleccionado (con motivo)"))
+    def adjust_wallet(self, request: HttpRequest, queryset: Any) -> HttpResponseRedirect | None:
+        wallets = list(queryset.filter(kind=Account.Kind.WALLET)[:2])
+        if len(wallets) != 1 or queryset.count() != 1:
+            self.message_user(request, _("Elige exactamente un monedero."), messages.ERROR)
+            return None
+        return redirect("admin:economy_account_adjust", wallets[0].pk)
 
     @admin.display(description=gettext_lazy("acciones"))
     def links(self, account: Account) -> str:

@@ -222,3 +222,14 @@ def test_vip_badge_tag(make_user) -> None:
     services.pay_league_prize(user=user, week="W1", place=1)
     services.purchase_item(user=user, item="vip_pass")
     assert "vip-badge" in render(Context({"who": user}))
+
+
+def test_admin_adjust_action_opens_the_form_for_one_wallet(client, staff, make_user) -> None:
+    wallet = Account.objects.get(user=make_user())
+    url = reverse("admin:economy_account_changelist")
+    response = client.post(url, {"action": "adjust_wallet", "_selected_action": [wallet.pk]})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:economy_account_adjust", args=[wallet.pk])
+    house = Account.objects.get(code="house:welcome")
+    response = client.post(url, {"action": "adjust_wallet", "_selected_action": [house.pk]}, follow=True)
+    assert "Elige exactamente un monedero" in response.content.decode()
