@@ -152,9 +152,9 @@ class _HeuristicBot(_OneCardBot):
         if self.w_lacks and lacks and lacks[nxt] == new_suit and (suit_len[new_suit] or rank != "7"):
             score += self.w_lacks
         if self.w_skip_short and n > 2 and counts[nxt] <= 2:
-            if rank == "J":
-                score += self.w_skip_short
-            elif rank == "Q" and counts[(seat - view["direction"]) % n] > counts[nxt]:
+            prev = (seat - view["direction"]) % n
+            # a J skips the short player; a Q turns away from it if the other side is longer
+            if rank == "J" or (rank == "Q" and counts[prev] > counts[nxt]):
                 score += self.w_skip_short
         if self.w_jack_follow and n == 2 and rank == "J":
             if any(c[1] == suit or c[0] == "J" for c in rest):
