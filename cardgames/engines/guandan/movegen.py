@@ -109,13 +109,17 @@ class _Hand:
         return out
 
     def suit_masks(self) -> list[int]:
-        """Per suit, a bit per rank held as a natural card (for straight flushes)."""
-        masks = [0, 0, 0, 0]
+        """Per suit, a bit per rank held as a natural card (0 for a suit too short for a flush)."""
         c = self.counts
-        wc = self.wc
-        for i in range(52):
-            if c[i] and i != wc:
-                masks[i & 3] |= 1 << (i >> 2)
+        need = 5 - self.wilds
+        masks = [0, 0, 0, 0]
+        for suit in range(4):
+            row = c[suit:52:4]  # this suit's counts, rank by rank
+            if suit == 1:
+                row[self.level] = 0  # the wildcards are not natural hearts
+            if len(row) - row.count(0) < need:
+                continue  # cheap exit: most hands hold no straight flush at all
+            masks[suit] = sum(1 << r for r, n in enumerate(row) if n)
         return masks
 
 
@@ -265,6 +269,8 @@ def _bombs(hand: _Hand, above: int, out: list[Play]) -> None:
 def _straight_flushes(hand: _Hand, above: int, out: list[Play]) -> None:
     wilds, wc = hand.wilds, hand.wc
     masks = hand.suit_masks()
+    if not any(masks):
+        return
     for top_rank, wmask, order in _WINDOWS5:
         if 5_500 + top_rank <= above:
             continue
