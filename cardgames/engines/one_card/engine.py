@@ -15,24 +15,19 @@ from ..base import (
     action_type,
     check_seat,
     placements_from_scores,
-    rng_for,
 )
 from .cards import (
     ATTACK_AMOUNT,
     CARD_CODES,
     CATCH_SECONDS,
-    DECK,
-    HAND_SIZE,
-    NORMAL_RANKS,
-    ORDER,
     PENALTY,
     SUITS,
-    TURN_SECONDS,
     has_playable,
     most_held_suit,
     playable,
-    sort_hand,
 )
+from .deal import deal
+from .moves import attack_cards_played, grow, public_event, sorted_windows, take
 from .state import State, as_state
 
 _TIMERS = ("turn", "catch")
@@ -49,68 +44,7 @@ class OneCardEngine(Engine):
     # -- the contract -----------------------------------------------------
     def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> State:
         """Deal (OC-6), pick the starter (OC-8) and the first player (OC-9)."""
-        opts = dict(options or {})
-        if isinstance(num_players, bool) or not isinstance(num_players, int):
-            raise IllegalAction("bad_option", "num_players must be an integer")
-        if not self.min_players <= num_players <= self.max_players:
-            raise IllegalAction("bad_option", f"One Card takes 2 to 4 players (OC-1), not {num_players}")
-        hand_size = opts.get("hand_size", HAND_SIZE)
-        if isinstance(hand_size, bool) or not isinstance(hand_size, int) or not 1 <= hand_size <= 13:
-            raise IllegalAction("bad_option", "hand_size must be an integer from 1 to 13")
-        turn_seconds = opts.get("turn_seconds", TURN_SECONDS)
-        if turn_seconds is not None and (
-            isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int | float) or turn_seconds <= 0
-        ):
-            raise IllegalAction("bad_option", "turn_seconds must be a positive number or None")
-
-        # One generator for the whole deal: shuffle, starter reinsertion, first player.
-        rng = rng_for(seed, 0)
-        if opts.get("deck") is not None:
-            deck = _checked_deck(opts["deck"], num_players * hand_size + 1)
-        else:
-            # Sorting by random keys is a uniform shuffle, and 3x faster than random.shuffle.
-            keys = {c: rng.random() for c in DECK}
-            deck = sorted(DECK, key=keys.__getitem__)
-        hands = tuple(sort_hand(deck[i * hand_size : (i + 1) * hand_size]) for i in range(num_players))
-        stock = deck[num_players * hand_size :]
-        if not any(c[0] in NORMAL_RANKS for c in stock):
-            raise IllegalAction("bad_option", "the stock holds no normal number card for the starter (OC-7)")
-        # OC-8: a special card on top goes back at a uniformly random position until a normal one shows.
-        while stock[0][0] not in NORMAL_RANKS:
-            card = stock.pop(0)
-            stock.insert(rng.randint(0, len(stock)), card)
-        top = stock.pop(0)
-
-        first = opts.get("first_player")
-        if first is None:
-            first = rng.randrange(num_players)
-        elif isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < num_players:
-            raise IllegalAction("bad_option", "first_player must be a seat number")
-
-        s = State.__new__(State)
-        s.n = num_players
-        s.seed = seed
-        s.hands = hands
-        s.stock = tuple(stock)
-        s.spos = 0
-        s.discard = None
-        s.dsize = 0
-        s.top = top
-        s.suit = top[1]  # OC-10
-        s.attack = 0
-        s.direction = 1  # OC-9: ascending seats
-        s.turn = first
-        s.turn_no = 1
-        s.called = 0
-        s.windows = ()
-        s.window_no = 0
-        s.rng = 1
-        s.idle = 0
-        s.lacks = ("",) * num_players
-        s.over = False
-        s.turn_seconds = turn_seconds
-        s.last = ({"type": "deal", "first": first},)
-        return s
+        return deal(num_players, seed, options)
 
     def to_act(self, state: Any) -> list[int]:
         """The turn player, plus seats that may call (2 cards or own window) or catch (a window is open)."""
@@ -207,10 +141,10 @@ class OneCardEngine(Engine):
             "stock": s.stock_size(),
             "discard": s.dsize + 1,
             "timers": self.timers(s),
-            "last": [_public_event(e) for e in s.last],
+            "last": [public_event(e) for e in s.last],
             # public memory a careful player keeps (OC-63 tips 1 and 5), as data rather than card codes
             "lacks": [x or None for x in s.lacks],
-            "played": _attack_cards_played(s),
+            "played": attack_cards_played(s),
             "over": s.over,
         }
         if s.over:
@@ -343,7 +277,7 @@ class OneCardEngine(Engine):
         if len(rest) == 1 and not s.called >> seat & 1:
             # OC-38: a forgotten call opens a catch window for this seat.
             new.window_no = s.window_no + 1
-            new.windows = _sorted_windows(s.windows, seat, new.window_no)
+            new.windows = sorted_windows(s.windows, seat, new.window_no)
             events.append({"type": "window", "seat": seat, "id": f"catch:{new.window_no}"})
         new.turn = (seat + step * new.direction) % n
         new.turn_no = s.turn_no + 1
@@ -367,11 +301,11 @@ class OneCardEngine(Engine):
             lacks = list(s.lacks)
             lacks[seat] = s.suit
             new.lacks = tuple(lacks)
-        cards = _take(new, amount, events)
+        cards = take(new, amount, events)
         events.append({"type": "draw", "seat": seat, "cards": cards, "count": len(cards)})
         new.attack = 0
         if cards:
-            _grow(new, seat, cards)
+            grow(new, seat, cards)
             new.idle = 0
         else:
             new.idle = s.idle + 1
@@ -412,10 +346,10 @@ class OneCardEngine(Engine):
         new = s.copy()
         new.windows = tuple(w for w in s.windows if w[0] != target)
         events: list[JSON] = [{"type": "catch", "seat": seat, "target": target}]
-        cards = _take(new, PENALTY, events)
+        cards = take(new, PENALTY, events)
         events.append({"type": "penalty", "seat": target, "cards": cards, "count": len(cards)})
         if cards:
-            _grow(new, target, cards)
+            grow(new, target, cards)
         new.last = events
         return new, events
 
@@ -446,80 +380,3 @@ class OneCardEngine(Engine):
         if card[0] == "7" and len(hand) > 1:
             suit = most_held_suit(c for c in hand if c != card)
         return self._do_play(s, seat, card, suit, events)
-
-
-# -- pure helpers -----------------------------------------------------------
-def _checked_deck(deck: Any, minimum: int) -> list[str]:
-    if not isinstance(deck, list | tuple) or not all(isinstance(c, str) and c in CARD_CODES for c in deck):
-        raise IllegalAction("bad_option", "deck must be a list of card codes")
-    if len(set(deck)) != len(deck):
-        raise IllegalAction("bad_option", "deck holds a card twice")
-    if len(deck) < minimum:
-        raise IllegalAction("bad_option", f"deck needs at least {minimum} cards")
-    return list(deck)
-
-
-def _sorted_windows(
-    windows: tuple[tuple[int, int], ...], seat: int, number: int
-) -> tuple[tuple[int, int], ...]:
-    return tuple(sorted((*(w for w in windows if w[0] != seat), (seat, number))))
-
-
-def _take(new: State, amount: int, events: list[JSON]) -> list[str]:
-    """Take up to ``amount`` cards from the stock of ``new`` (a fresh copy), reshuffling as OC-20/OC-21."""
-    spos = new.spos
-    if len(new.stock) - spos >= amount:  # the common case: no reshuffle
-        new.spos = spos + amount
-        return list(new.stock[spos : spos + amount])
-    cards: list[str] = []
-    while len(cards) < amount:
-        avail = len(new.stock) - new.spos
-        if not avail:
-            if not new.dsize:
-                break  # OC-21: the shortfall is forgiven
-            pile = new.discard_list()
-            rng_for(new.seed, new.rng).shuffle(pile)
-            new.rng += 1
-            new.stock = tuple(pile)
-            new.spos = 0
-            new.discard = None
-            new.dsize = 0
-            events.append({"type": "reshuffle", "count": len(pile)})
-            continue
-        k = min(amount - len(cards), avail)
-        cards.extend(new.stock[new.spos : new.spos + k])
-        new.spos += k
-    return cards
-
-
-def _grow(new: State, seat: int, cards: list[str]) -> None:
-    """Add cards to a hand: OC-37 clears the call flag, OC-42 closes the seat's window."""
-    hands = list(new.hands)
-    hands[seat] = tuple(sorted(hands[seat] + tuple(cards), key=ORDER.__getitem__))
-    new.hands = tuple(hands)
-    if new.called >> seat & 1:
-        new.called &= ~(1 << seat)
-    if new.windows:
-        new.windows = tuple(w for w in new.windows if w[0] != seat)
-
-
-def _attack_cards_played(s: State) -> dict[str, int]:
-    """How many Ks and As lie face up in the discard pile (since the last reshuffle)."""
-    played = {"K": 0, "A": 0}
-    if s.top[0] in played:
-        played[s.top[0]] += 1
-    cell = s.discard
-    while cell is not None:
-        rank = cell[0][0]
-        if rank in played:
-            played[rank] += 1
-        cell = cell[1]
-    return played
-
-
-def _public_event(event: JSON) -> JSON:
-    """OC-52: draws show as counts (the drawer has the cards in its hand); the played card is the top."""
-    kind = event["type"]
-    if kind in ("draw", "penalty", "play"):
-        return {k: v for k, v in event.items() if k not in ("cards", "card")}
-    return event
