@@ -20,7 +20,7 @@ from .common import Ctx, Move, distinct
 
 MAX_HAND = 6  # search only when our hand is this small …
 MAX_UNSEEN = 24  # … and the hidden cards are few
-CANDIDATES = 5
+CANDIDATES = 4
 SAMPLES = 6
 
 
