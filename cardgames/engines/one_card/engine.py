@@ -82,6 +82,8 @@ class OneCardEngine(Engine):
                 out.append({"type": "draw"})
             elif len(hand) == 1:  # OC-32: a last 7 declares nothing
                 out.append({"type": "play", "card": cards[0]})
+            elif "7" not in [c[0] for c in cards]:  # the common case, as one comprehension
+                out = [{"type": "play", "card": c} for c in cards]
             else:
                 for c in cards:
                     if c[0] == "7":
@@ -99,7 +101,7 @@ class OneCardEngine(Engine):
         return out
 
     def apply(self, state: Any, seat: int, action: JSON) -> tuple[State, list[JSON]]:
-        s = as_state(state)
+        s = state if type(state) is State else as_state(state)
         kind = action.get("type") if type(action) is dict else None
         if not isinstance(kind, str):
             kind = action_type(action)  # raises bad_action
@@ -297,7 +299,7 @@ class OneCardEngine(Engine):
         """OC-18/OC-19/OC-28/OC-29: draw 1 or the attack, the attack ends, the turn passes."""
         new = s.copy()
         amount = s.attack or 1
-        if not s.attack:  # OC-63 tip 1, public: this seat had nothing of the active suit
+        if not s.attack and s.lacks[seat] != s.suit:  # OC-63 tip 1, public: nothing of the active suit
             lacks = list(s.lacks)
             lacks[seat] = s.suit
             new.lacks = tuple(lacks)
