@@ -104,10 +104,9 @@ def classify(counts: list[int], level: int) -> set[Interp]:
     bj, rj = counts[BJ], counts[RJ]
     jokers = bj + rj
     # natural (non-wildcard) cards per rank
-    nat = [0] * 13
-    for card in range(52):
-        if counts[card] and card != wc:
-            nat[card >> 2] += counts[card]
+    c = counts
+    nat = [c[i] + c[i + 1] + c[i + 2] + c[i + 3] for i in range(0, 52, 4)]
+    nat[level] -= wilds
     present = [r for r in range(13) if nat[r]]
     out: set[Interp] = set()
     if size == 0:

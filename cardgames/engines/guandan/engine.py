@@ -30,6 +30,8 @@ from .movegen import legal_plays
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
 PASS: JSON = {"type": "pass"}
+#: card tuples -> their codes (bounded memo; every action gets its own copy of the list)
+_CODE_LISTS: dict[tuple[int, ...], list[str]] = {}
 
 
 class GuandanEngine(Engine):
@@ -252,15 +254,20 @@ class GuandanEngine(Engine):
     def _play_actions(self, state: State, seat: int) -> list[JSON]:
         table = self._table(state)
         plays = legal_plays(state["hands"][seat], state["level"], table)
-        code = CODES.__getitem__
         wire: dict[Interp, JSON] = {}  # one interp dict per interpretation within this answer
         out: list[JSON] = [] if table is None else [dict(PASS)]
         append = out.append
+        names = _CODE_LISTS
+        if len(names) > 200_000:
+            names.clear()
         for cards, interp in plays:
             w = wire.get(interp)
             if w is None:
                 w = wire[interp] = interp_to_wire(interp)
-            append({"type": "play", "cards": list(map(code, cards)), "interp": w})
+            codes = names.get(cards)
+            if codes is None:
+                codes = names[cards] = [CODES[c] for c in cards]
+            append({"type": "play", "cards": codes.copy(), "interp": w})
         return out
 
     @staticmethod
