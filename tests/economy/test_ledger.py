@@ -129,3 +129,18 @@ def test_audit_reports_a_user_who_missed_the_welcome_grant(make_user) -> None:
     result = audit_ledger()
     assert [p["check"] for p in result.problems] == ["missing_welcome_grant"]
     assert result.problems[0]["user"] == user.pk
+
+
+def test_on_sqlite_only_a_whole_database_flush_may_delete_ledger_rows(make_user) -> None:
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL wipes with TRUNCATE, which row triggers do not see")
+    from economy.db import ledger_wipe_allowed
+
+    make_user()
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM economy_entry")
+    with ledger_wipe_allowed(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM economy_entry")
+    assert Entry.objects.count() == 0
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("DELETE FROM economy_transfer")  # the permission ended with the block
