@@ -1,11 +1,15 @@
 """Guandan move generation speed: every legal play of a 27-card hand holding both wildcards, leading.
 
-    .venv/bin/python -m bench.guandan_movegen [--hands 2000] [--seed 1]
+    .venv/bin/python -m bench.guandan_movegen [--hands 2000] [--seed 1] [--repeat 3] [--playouts 2]
 
 Measures ``movegen.legal_plays`` (the hot path: plays as (cards, interp) tuples)
 and ``GuandanEngine.legal_actions`` (the same plays as wire dicts) over random
 hands at random levels, plus following a random table. Targets (docs/performance.md):
 median ≤ 5 ms and worst ≤ 50 ms for the leading case.
+
+``--playouts SECONDS`` also runs bench.engines' random-playout loop for Guandan
+and RLCard's Dou Dizhu game interleaved run by run in one process (the same
+comparison as ``bench.engines --games guandan``, steadier on a loaded machine).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 
 from cardgames.engines import get_engine
 from cardgames.engines.guandan.cards import CODES, FULL_DECK, INDEX, RANKS
@@ -45,6 +50,52 @@ def summary(label: str, times: list[float], sizes: list[int]) -> None:
     )
 
 
+def rlcard_doudizhu_loop(seconds: float) -> Callable[[int], tuple[int, int]]:
+    """RLCard's raw Dou Dizhu game, random legal actions (rlcard 1.2.0 API)."""
+    import numpy as np
+    from rlcard.games.doudizhu.game import DoudizhuGame
+
+    def run(seed: int) -> tuple[int, int]:
+        rng = random.Random(seed)
+        games = actions = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            game = DoudizhuGame()
+            game.np_random = np.random.RandomState(rng.randrange(2**31))
+            state, _ = game.init_game()
+            while not game.is_over():
+                state, _ = game.step(rng.choice(state["actions"]))
+                actions += 1
+            games += 1
+        return games, actions
+
+    return run
+
+
+def playouts(seconds: float, runs: int = 5) -> None:
+    """Guandan and RLCard Dou Dizhu runs interleaved (the machine's load hits both alike)."""
+    from bench.engines import engine_loop
+
+    loops = {
+        "guandan": engine_loop("guandan", 4, seconds, {"turn_seconds": None}),
+        "doudizhu": rlcard_doudizhu_loop(seconds),
+    }
+    rates: dict[str, list[float]] = {name: [] for name in loops}
+    for r in range(runs):
+        for name, loop in loops.items():
+            start = time.perf_counter()
+            _, actions = loop(r)
+            rates[name].append(actions / (time.perf_counter() - start))
+    ours, theirs = statistics.median(rates["guandan"]), statistics.median(rates["doudizhu"])
+    ratios = sorted(a / b for a, b in zip(rates["guandan"], rates["doudizhu"], strict=True))
+    print(f"random playouts (median of {runs} interleaved runs of {seconds:g} s)")
+    print(f"  guandan           {ours:8.0f} actions/s")
+    print(
+        f"  RLCard Dou Dizhu  {theirs:8.0f} actions/s   ratio {ours / theirs:.2f}x"
+        f" (per-run {ratios[0]:.2f}–{ratios[-1]:.2f})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
@@ -55,7 +106,10 @@ def main() -> None:
         default=1,
         help="time each hand this many times and keep the fastest (filters scheduler stalls)",
     )
+    parser.add_argument("--playouts", type=float, default=0.0, help="seconds per playout run (0: skip)")
     args = parser.parse_args()
+    if args.playouts:
+        playouts(args.playouts)
     rng = random.Random(args.seed)
     eng = get_engine("guandan")
     # warm the group memo the way a running server has it warm
