@@ -2,7 +2,7 @@
 
 - easy: a random legal move; forgets the Pika call one time in five (as PF-50 has One Card's AI).
 - normal: one rule of thumb: black cards and +2s kept for when nothing else fits, the colour
-  held most after the move, the cheaper chaining card first; 30 % of its moves are random, which
+  held most after the move, the cheaper chaining card first; 20 % of its moves are random, which
   places it between easy and hard (docs/bots.md); forgets Pika 5 % of the time.
 - hard: scores every legal move with the heuristics of good shedding play: black cards kept
   for when nothing else fits (always playable, and a +4 answers any stack), +2s kept as shields
@@ -49,7 +49,7 @@ class NormalBot(EasyBot):
     """One rule of thumb per decision, no look at the rivals."""
 
     forget_pika = 0.05
-    whim = 0.3  # share of moves made at random: the level between easy and hard (docs/bots.md)
+    whim = 0.2  # share of moves made at random: the level between easy and hard (docs/bots.md)
     costs = {WILD4: 3.0, WILD: 2.0}  # what keeping the card is worth, in cards of the colour
     cost_d2 = 1.0
 
@@ -130,6 +130,7 @@ class _Table:
     cost_w_last = 0.5
     cost_d2 = 2.5
     cost_d2_many = 1.0
+    shields_few = 2  # up to this many +2/+4 in hand, a +2 is kept as a shield
     hit_draw = 9.0  # +2/+4 on a next seat with <= 2 cards
     hit_draw_far = 3.0  # +2/+4 when some other seat has 1 card
     hit_skip = 6.0
@@ -158,7 +159,7 @@ class _Table:
         elif card == WILD:
             score -= self.cost_w if len(rest) > 1 else self.cost_w_last
         elif value == DRAW2:
-            score -= self.cost_d2 if self.shields <= 2 else self.cost_d2_many
+            score -= self.cost_d2 if self.shields <= self.shields_few else self.cost_d2_many
         # aimed at a seat close to going out
         if threat or self.danger <= 1:
             if value in (DRAW2, WILD4):

@@ -764,6 +764,18 @@ def test_pk_50_pk_51_pk_52_views() -> None:
     assert end["turn"] is None and not leaked(ENG, over, 1) and not leaked(ENG, over, None)
 
 
+def test_pk_51_drew_on_remembers_public_draws() -> None:
+    """PK-51: the view keeps the colours a seat drew on (nothing to play) until it plays one."""
+    state = table([["G1", "B2"], ["Y1", "Y2"]], "R9", stock=["R4", "G7", "Y5"])
+    state = act(act(state, 0, "draw"), 0, "keep")  # drew on red, kept the playable R4
+    assert ENG.view(state, 1)["drew_on"] == [["R"], []]
+    state = act(state, 1, "draw")  # Y1, Y2 on red: seat 1 draws G7 and passes
+    assert ENG.view(state, None)["drew_on"] == [["R"], ["R"]]
+    state = play(state, 0, "R4")
+    assert ENG.view(state, None)["drew_on"] == [[], ["R"]]
+    assert ENG.dump(state)["drew_on"] == ["", "R"]
+
+
 def test_pk_52_events_never_name_a_drawn_card() -> None:
     """PK-52: others see only how many cards were drawn."""
     state = deal([["R5", "B8"], FILLER[:2]], "G3", ["G9"])
