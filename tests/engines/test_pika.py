@@ -850,6 +850,9 @@ def test_options_are_validated() -> None:
     ):
         with pytest.raises(ValueError):
             ENG.new_game(2, seed=1, options=options)
+    for seed in (None, 1.5, True, ("a",)):
+        with pytest.raises(ValueError):
+            ENG.new_game(2, seed=seed)
 
 
 def test_load_refuses_states_no_dump_could_produce() -> None:
@@ -864,6 +867,8 @@ def test_load_refuses_states_no_dump_could_produce() -> None:
         ("discard", []),
         ("drawn", "R1"),
         ("stack", -2),
+        ("turn_seconds", "30"),
+        ("drew_on", ["P", ""]),
     ):
         with pytest.raises(ValueError):
             ENG.load({**good, key: value})

@@ -47,6 +47,8 @@ class PikaEngine(Engine):
             raise ValueError("num_players must be an int")
         if not self.min_players <= num_players <= self.max_players:
             raise ValueError(f"Pika is for 2 to 4 players, not {num_players}")
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise ValueError("seed must be an int or a string")
         n = num_players
         turn_seconds = opts.get("turn_seconds", DEFAULT_TURN_SECONDS)
         if turn_seconds is not None and (

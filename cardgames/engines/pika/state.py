@@ -153,6 +153,12 @@ def load_state(data: JSON) -> PikaState:
         if isinstance(st.seed, bool) or not isinstance(st.seed, (int, str)):
             raise ValueError("seed must be an int or a string")
         st.turn_seconds = data["turn_seconds"]
+        if st.turn_seconds is not None and (
+            isinstance(st.turn_seconds, bool)
+            or not isinstance(st.turn_seconds, (int, float))
+            or st.turn_seconds <= 0
+        ):
+            raise ValueError("turn_seconds must be a positive number or null")
         st.hands = tuple(_cards(hand, "a hand") for hand in data["hands"])
         n = len(st.hands)
         if not 2 <= n <= 4:
