@@ -7,6 +7,8 @@ from pathlib import Path
 
 from celery import Celery
 
+from economy.tasks import BEAT_SCHEDULE as ECONOMY_BEAT_SCHEDULE
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("tapete")
@@ -19,4 +21,4 @@ for folder in {*app.conf.broker_transport_options.values()} if app.conf.broker_u
 app.autodiscover_tasks()
 
 # Periodic work; each task is idempotent, so a missed or doubled beat is harmless.
-app.conf.beat_schedule = {}
+app.conf.beat_schedule = {**ECONOMY_BEAT_SCHEDULE}

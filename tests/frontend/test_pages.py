@@ -8,6 +8,7 @@ from django.conf import settings
 from django.test import Client
 
 from frontend.games import GAME_LIST
+from frontend.management.commands.compiletranslations import catalogues
 
 pytestmark = pytest.mark.django_db
 
@@ -46,10 +47,16 @@ def test_language_switch(client: Client) -> None:
     assert "Live card games" in body and "Sign up" in body
 
 
-def test_english_catalogue_is_complete() -> None:
-    catalogue = polib.pofile(str(settings.BASE_DIR / "locale" / "en" / "LC_MESSAGES" / "django.po"))
+@pytest.mark.parametrize("po_path", catalogues(), ids=str)
+def test_english_catalogues_are_complete(po_path) -> None:
+    catalogue = polib.pofile(str(po_path))
     assert [e.msgid for e in catalogue.untranslated_entries()] == []
     assert [e.msgid for e in catalogue.fuzzy_entries()] == []
+
+
+def test_project_and_app_catalogues_are_found() -> None:
+    found = [p.relative_to(settings.BASE_DIR).as_posix() for p in catalogues()]
+    assert found == ["economy/locale/en/LC_MESSAGES/django.po", "locale/en/LC_MESSAGES/django.po"]
 
 
 def test_forms_have_labels_for_every_input(client: Client) -> None:
