@@ -8,7 +8,9 @@ tested team takes seats 0+2 in even matches and 1+3 in odd ones. Every deal of
 every match counts (its winner is the team of the first finisher, GD-2), and
 matches are added until at least ``--deals`` deals were played. Matches are
 also counted whole (won at A, GD-42). Also reported: the slowest bot move and
-the 99th percentile of move times (bot thinking only, engine calls excluded).
+the 99th percentile of move times (bot thinking only, engine calls excluded), as
+wall-clock time and as process CPU time (the latter ignores time spent waiting
+for a core on a loaded machine).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def play_match(job: tuple[str, str, int]) -> dict[str, Any]:
     state = eng.new_game(4, seed=seed, options={"turn_seconds": None})
     deals: list[bool] = []
     times: list[float] = []
+    cpus: list[float] = []
     for _ in range(MAX_STEPS):
         if eng.is_over(state):
             break
@@ -44,10 +47,11 @@ def play_match(job: tuple[str, str, int]) -> dict[str, Any]:
         acted = False
         for seat in eng.to_act(state):
             view, legal = eng.view(state, seat), eng.legal_actions(state, seat)
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             action = bots[seat].choose(view, legal, rngs[seat])
             if levels[seat] == tested:
                 times.append(time.perf_counter() - start)
+                cpus.append(time.process_time() - cpu)
             if action is not None:
                 state = eng.apply(state, seat, action)[0]
                 acted = True
@@ -61,12 +65,13 @@ def play_match(job: tuple[str, str, int]) -> dict[str, Any]:
     else:
         raise RuntimeError(f"match {seed} did not end")
     won = eng.result(state)["winners"][0] % 2 == team
-    return {"deals": deals, "match": won, "times": times}
+    return {"deals": deals, "match": won, "times": times, "cpus": cpus}
 
 
 def pairing(tested: str, other: str, deals: int, workers: int, first_seed: int = 0) -> dict[str, Any]:
     won_deals = total_deals = won_matches = matches = 0
     times: list[float] = []
+    cpus: list[float] = []
     seed = first_seed
     with ProcessPoolExecutor(max_workers=workers) as pool:
         while total_deals < deals:
@@ -78,8 +83,12 @@ def pairing(tested: str, other: str, deals: int, workers: int, first_seed: int =
                 won_matches += out["match"]
                 matches += 1
                 times.extend(out["times"])
+                cpus.extend(out["cpus"])
     times.sort()
+    cpus.sort()
     return {
+        "cpu_max_ms": cpus[-1] * 1000,
+        "cpu_p99_ms": cpus[int(len(cpus) * 0.99)] * 1000,
         "deals": (won_deals, total_deals),
         "matches": (won_matches, matches),
         "max_ms": times[-1] * 1000,
@@ -103,7 +112,8 @@ def main() -> None:
         print(
             f"2x {tested:<6} vs 2x {other:<6} deals {wd / nd:6.1%} [{dlo:.1%}, {dhi:.1%}] n={nd}   "
             f"matches {wm / nm:6.1%} [{mlo:.1%}, {mhi:.1%}] n={nm}   "
-            f"{tested} move p99 {out['p99_ms']:.0f} ms max {out['max_ms']:.0f} ms"
+            f"{tested} move wall p99 {out['p99_ms']:.0f} ms max {out['max_ms']:.0f} ms,"
+            f" cpu p99 {out['cpu_p99_ms']:.0f} ms max {out['cpu_max_ms']:.0f} ms"
             f"   ({time.perf_counter() - start:.0f} s)",
             flush=True,
         )
