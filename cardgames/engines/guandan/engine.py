@@ -11,7 +11,7 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from ..base import JSON, Engine, IllegalAction, action_type, check_seat
-from .cards import ACE, CODES, INDEX, NUM_CODES, RANK_NAMES, card_power, codes_of, level_number, parse_level
+from .cards import ACE, CODES, INDEX, NUM_CODES, RANK_NAMES, card_power, level_number, parse_level
 from .combos import Interp, beats, classify, interp_from_wire, interp_to_wire
 from .flow import (
     State,
@@ -26,6 +26,7 @@ from .flow import (
     team,
 )
 from .movegen import legal_plays
+from .views import all_cards, seat_view, visible_cards
 
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
@@ -150,32 +151,7 @@ class GuandanEngine(Engine):
         raise IllegalAction("bad_action", f"{kind!r} is not possible in the {phase} phase.")
 
     def view(self, state: State, seat: int | None) -> JSON:
-        phase = state["phase"]
-        hands = state["hands"]
-        sizes = [sum(h) for h in hands]
-        reveal = phase in ("between", "over")  # GD-61
-        hand = codes_of(hands[seat]) if seat is not None else None
-        out: JSON = {
-            "seat": seat,
-            "phase": phase,
-            "deal": state["deal"] + 1,
-            "level": RANK_NAMES[state["level"]],
-            "levels": [RANK_NAMES[x] for x in state["levels"]],
-            "turn": state["turn"],
-            "leading": phase == "play" and state["last"] is None,
-            "counts": [n if n <= 10 or s == seat or reveal else None for s, n in enumerate(sizes)],  # GD-60
-            "hand": hand,
-            "trick": [self._trick_entry(e) for e in state["trick"]],
-            "table": state["last"],
-            "discards": codes_of(state["discard"]),
-            "finished": list(state["finished"]),
-            "previous_places": state["prev"] if state["deal"] > 0 or state["prev"] else None,
-            "anti_tribute": {"red_joker_holders": state["anti"]} if state["anti"] else None,
-            "tributes": [self._tribute_entry(state, t, seat, hand) for t in state["trib"]],
-            "revealed": {str(s): codes_of(hands[s]) for s in range(4) if s != seat} if reveal else None,
-            "winner_team": state["winner"],
-        }
-        return out
+        return seat_view(state, seat)
 
     def timers(self, state: State) -> list[JSON]:
         phase, ts = state["phase"], state["ts"]
@@ -223,32 +199,10 @@ class GuandanEngine(Engine):
 
     # -- test hooks -------------------------------------------------------------------------
     def all_cards(self, state: State) -> Counter[str]:
-        total = [0] * NUM_CODES
-        for h in state["hands"]:
-            for i, n in enumerate(h):
-                total[i] += n
-        for i, n in enumerate(state["discard"]):
-            total[i] += n
-        for e in state["trick"]:
-            if len(e) > 1:
-                for c in e[1]:
-                    total[c] += 1
-        return Counter({CODES[i]: n for i, n in enumerate(total) if n})
+        return all_cards(state)
 
     def visible_cards(self, state: State, seat: int | None) -> Counter[str]:
-        seen: Counter[str] = Counter(codes_of(state["discard"]))
-        for e in state["trick"]:
-            if len(e) > 1:
-                seen.update(CODES[c] for c in e[1])
-        reveal = state["phase"] in ("between", "over")
-        for s in range(4):
-            if s == seat or reveal:
-                seen.update(codes_of(state["hands"][s]))
-        if state["phase"] == "return":
-            for t in state["trib"]:
-                if t["to"] != seat:  # GD-58: the tribute card is shown face up to the table
-                    seen[CODES[t["card"]]] += 1
-        return seen
+        return visible_cards(state, seat)
 
     # -- play (GD-24 … GD-30) -----------------------------------------------------------------
     def _play_actions(self, state: State, seat: int) -> list[JSON]:
@@ -428,32 +382,6 @@ class GuandanEngine(Engine):
         return self._play(
             state, seat, [card], next(iter(classify([int(i == card) for i in range(NUM_CODES)], level)))
         )
-
-    # -- helpers -------------------------------------------------------------------------------------
-    @staticmethod
-    def _trick_entry(entry: list[Any]) -> JSON:
-        if len(entry) == 1:
-            return {"seat": entry[0], "pass": True}
-        k, r, s, n = entry[2]
-        return {
-            "seat": entry[0],
-            "cards": [CODES[c] for c in entry[1]],
-            "interp": interp_to_wire((k, r, s, n)),
-        }
-
-    @staticmethod
-    def _tribute_entry(state: State, t: dict[str, Any], seat: int | None, hand: list[str] | None) -> JSON:
-        out: JSON = {"from": t["from"], "to": t["to"]}
-        if state["phase"] == "return":
-            # GD-58: the tribute card is public; its receiver finds it in the hand instead, by index,
-            # so that every card is mentioned once in a view (GD-59: the pick is the receiver's secret)
-            out["confirmed"] = t["ok"]
-            if t["to"] == seat and hand is not None:
-                out["card_index"] = hand.index(CODES[t["card"]])
-                out["selected_index"] = hand.index(CODES[t["ret"]]) if t["ret"] is not None else None
-            else:
-                out["card"] = CODES[t["card"]]
-        return out
 
 
 __all__ = ["ACE", "GuandanEngine"]
