@@ -818,3 +818,14 @@ def test_the_same_seed_replays_reshuffles_exactly() -> None:
 
 def test_engine_class_and_registry() -> None:
     assert isinstance(ENG, OneCardEngine) and ENG.name == "one_card"
+
+
+def test_oc_63_public_memory_in_views() -> None:
+    """OC-63 tips 1 and 5 (OC-51 public data): who drew on which suit, and attack cards face up."""
+    state = table([["2C", "3C"], ["4H", "5D", "6D"]], "9H", stock=["8S", "8D"], discard=["KS", "AD"])
+    assert ENG.view(state, 1)["played"] == {"K": 1, "A": 1}
+    state = go(state, 0, DRAW)
+    assert ENG.view(state, 1)["lacks"] == ["H", None]
+    state = table([["2H", "3C"], ["4H", "5D"]], "9H", stock=["8S"])
+    state = ENG.load({**ENG.dump(state), "lacks": ["H", ""]})
+    assert ENG.view(go(state, 0, play("2H")), None)["lacks"] == [None, None]  # it followed hearts again
