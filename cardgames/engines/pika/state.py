@@ -1,6 +1,6 @@
 """The Pika game state: a small ``__slots__`` object of immutable parts.
 
-``apply`` never mutates a state: it makes a shallow copy (sixteen slot
+``apply`` never mutates a state: it makes a shallow copy (eighteen slot
 assignments) and replaces only the parts the action changes. Every part is
 immutable (ints, strings, tuples), so two states safely share whatever did not
 change: the stock in particular is a tuple read through a cursor (``sp``), so
