@@ -127,9 +127,10 @@ class PikaEngine(Engine):
         ok = CHAINABLE[st.match] if st.stack else PLAYABLE[st.match]
         calls = len(out)
         append = out.append
-        # dict.fromkeys: one action per code, in hand order (the deck has duplicates)
-        for card in dict.fromkeys(st.hands[seat]):
-            if card in ok:  # _play_actions, inlined: this is the hottest loop of a playout
+        seen: set[str] = set()  # one action per code, in hand order (the deck has duplicates)
+        for card in st.hands[seat]:
+            if card in ok and card not in seen:  # _play_actions, inlined: the hottest loop
+                seen.add(card)
                 if card in BLACK:
                     append({"type": "play", "card": card, "colour": "R"})
                     append({"type": "play", "card": card, "colour": "Y"})
@@ -145,7 +146,7 @@ class PikaEngine(Engine):
         st = state
         if type(seat) is not int or not 0 <= seat < len(st.hands):
             seat = check_seat(len(st.hands), seat)  # raises bad_seat (also for bools and floats)
-        kind = action.get("type") if isinstance(action, dict) else None
+        kind = action.get("type") if type(action) is dict or isinstance(action, dict) else None
         if kind == "play":  # the common case first, without the table lookup
             return self._play(st, seat, action)
         handler = _HANDLERS.get(kind) if type(kind) is str else None
