@@ -829,3 +829,18 @@ def test_oc_63_public_memory_in_views() -> None:
     state = table([["2H", "3C"], ["4H", "5D"]], "9H", stock=["8S"])
     state = ENG.load({**ENG.dump(state), "lacks": ["H", ""]})
     assert ENG.view(go(state, 0, play("2H")), None)["lacks"] == [None, None]  # it followed hearts again
+
+
+def test_returned_events_list_views_and_dumps_are_the_callers_to_change() -> None:
+    """Contract: the events list, views and dumps are fresh; changing them leaves the state alone.
+
+    (The event dicts themselves are shared with the state and are read-only, see the engine docstring.)
+    """
+    state = table([["2C", "3C"], ["4H", "5D", "6D"]], "9H", stock=["8S", "8D"])
+    new, events = ENG.apply(state, 0, DRAW)
+    before = ENG.dump(new)
+    events.append({"type": "junk"})
+    ENG.view(new, 0)["last"][0]["count"] = 99
+    ENG.view(new, 0)["hand"].append("AS")
+    ENG.dump(new)["last"][0]["cards"].append("AS")
+    assert ENG.dump(new) == before

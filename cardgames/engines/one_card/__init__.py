@@ -47,6 +47,7 @@ Options:
   and ``hand_size`` (cards dealt to each player instead of OC-6's 7), to build scenarios.
 
 Events returned by ``apply`` are for the server log and hold the cards drawn; clients get views.
+The returned list is the caller's, but its dicts are shared with the new state (read-only).
 """
 
 from __future__ import annotations

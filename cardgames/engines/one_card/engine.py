@@ -109,10 +109,12 @@ class OneCardEngine(Engine):
             raise IllegalAction("game_over", "The game is over.")
         if type(seat) is not int or not 0 <= seat < s.n:
             check_seat(s.n, seat)  # raises bad_seat (bool is a subclass of int, hence the exact type test)
+        # Each phase stores its events in the new state as a tuple (views sanitize and copy them,
+        # OC-52): the returned list is the caller's, the event dicts are read-only by contract.
         if kind == "play":
-            return self._play(s, seat, action)
+            return self._play(s, seat, action.get("card"), action.get("suit"), [])
         if kind == "draw":
-            return self._draw(s, seat)
+            return self._draw(s, seat, [])
         if kind == "call_one_card":
             return self._call(s, seat)
         if kind == "catch":
@@ -211,10 +213,12 @@ class OneCardEngine(Engine):
         return seen
 
     # -- phases -----------------------------------------------------------
-    def _play(self, s: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
+    def _play(
+        self, s: State, seat: int, card: Any, suit: Any, events: list[JSON]
+    ) -> tuple[State, list[JSON]]:
+        """OC-61: check, remove, discard, active suit, win check, effect, One Card check, pass the turn."""
         if seat != s.turn:
             raise IllegalAction("not_your_turn", "It is not your turn.")
-        card = action.get("card")
         if not isinstance(card, str) or card not in CARD_CODES:
             raise IllegalAction("bad_action", f"{card!r} is not a card code.")
         hand = s.hands[seat]
@@ -224,21 +228,12 @@ class OneCardEngine(Engine):
             raise IllegalAction("illegal_card", f"Only a {s.top[0]} answers this attack (OC-15).")
         if not s.attack and card[1] != s.suit and card[0] != s.top[0]:
             raise IllegalAction("illegal_card", f"{card} matches neither the suit nor the rank (OC-11).")
-        suit = action.get("suit")
-        last = len(hand) == 1
-        if card[0] == "7" and not last:
+        if card[0] == "7" and len(hand) > 1:
             if not isinstance(suit, str) or suit not in SUITS:
                 raise IllegalAction("bad_action", "A 7 declares a suit: S, H, D or C (OC-22).")
         elif suit is not None:
             raise IllegalAction("bad_action", "Only a 7 that is not the last card declares a suit.")
-        return self._do_play(s, seat, card, suit, [])
-
-    def _do_play(
-        self, s: State, seat: int, card: str, suit: str | None, events: list[JSON]
-    ) -> tuple[State, list[JSON]]:
-        """OC-61: remove, discard, active suit, win check, effect, One Card check, pass the turn."""
         new = s.copy()
-        hand = s.hands[seat]
         i = hand.index(card)
         rest = hand[:i] + hand[i + 1 :]
         hands = list(s.hands)
@@ -260,13 +255,12 @@ class OneCardEngine(Engine):
             new.windows = ()
             new.attack = 0
             events.append({"type": "game_over", "winner": seat})
-            new.last = events
+            new.last = tuple(events)
             return new, events
         rank = card[0]
         n = s.n
         step = 1
         if rank == "7":
-            assert suit is not None
             new.suit = suit  # OC-13, OC-22
             event["suit"] = suit
         elif rank == "J":
@@ -283,20 +277,15 @@ class OneCardEngine(Engine):
             events.append({"type": "window", "seat": seat, "id": f"catch:{new.window_no}"})
         new.turn = (seat + step * new.direction) % n
         new.turn_no = s.turn_no + 1
-        new.last = events
+        new.last = tuple(events)
         return new, events
 
-    def _draw(self, s: State, seat: int) -> tuple[State, list[JSON]]:
+    def _draw(self, s: State, seat: int, events: list[JSON]) -> tuple[State, list[JSON]]:
+        """OC-17 – OC-19, OC-28, OC-29: draw 1 or the attack, the attack ends, the turn passes."""
         if seat != s.turn:
             raise IllegalAction("not_your_turn", "It is not your turn.")
         if has_playable(s.hands[seat], s.top, s.suit, s.attack):
-            raise IllegalAction(
-                "has_playable_card", "Drawing is disabled while you hold a legal card (OC-17)."
-            )
-        return self._do_draw(s, seat, [])
-
-    def _do_draw(self, s: State, seat: int, events: list[JSON]) -> tuple[State, list[JSON]]:
-        """OC-18/OC-19/OC-28/OC-29: draw 1 or the attack, the attack ends, the turn passes."""
+            raise IllegalAction("has_playable_card", "You hold a legal card: drawing is disabled (OC-17).")
         new = s.copy()
         amount = s.attack or 1
         if not s.attack and s.lacks[seat] != s.suit:  # OC-63 tip 1, public: nothing of the active suit
@@ -315,11 +304,11 @@ class OneCardEngine(Engine):
                 new.over = True
                 new.windows = ()
                 events.append({"type": "game_over", "blocked": True})
-                new.last = events
+                new.last = tuple(events)
                 return new, events
         new.turn = (seat + new.direction) % s.n
         new.turn_no = s.turn_no + 1
-        new.last = events
+        new.last = tuple(events)
         return new, events
 
     def _call(self, s: State, seat: int) -> tuple[State, list[JSON]]:
@@ -333,7 +322,7 @@ class OneCardEngine(Engine):
             raise IllegalAction("no_window", "One Card can be called at 2 cards or in your catch window.")
         new.called = s.called | 1 << seat
         events: list[JSON] = [{"type": "call_one_card", "seat": seat}]
-        new.last = events
+        new.last = tuple(events)
         return new, events
 
     def _catch(self, s: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
@@ -352,7 +341,7 @@ class OneCardEngine(Engine):
         events.append({"type": "penalty", "seat": target, "cards": cards, "count": len(cards)})
         if cards:
             grow(new, target, cards)
-        new.last = events
+        new.last = tuple(events)
         return new, events
 
     def _timeout(self, s: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
@@ -366,7 +355,7 @@ class OneCardEngine(Engine):
                 raise IllegalAction("no_window", "No catch window of this seat is open.")
             new = s.copy()
             new.windows = tuple(w for w in s.windows if w[0] != seat)
-            new.last = events
+            new.last = tuple(events)
             return new, events
         if s.turn_seconds is None:
             raise IllegalAction("no_timer", "This game has no turn timer.")
@@ -376,9 +365,9 @@ class OneCardEngine(Engine):
         hand = s.hands[seat]
         cards = playable(hand, s.top, s.suit, s.attack)
         if not cards:
-            return self._do_draw(s, seat, events)
+            return self._draw(s, seat, events)
         card = cards[0]
         suit = None
         if card[0] == "7" and len(hand) > 1:
             suit = most_held_suit(c for c in hand if c != card)
-        return self._do_play(s, seat, card, suit, events)
+        return self._play(s, seat, card, suit, events)

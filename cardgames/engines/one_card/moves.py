@@ -75,7 +75,6 @@ def attack_cards_played(s: State) -> dict[str, int]:
 
 def public_event(event: JSON) -> JSON:
     """OC-52: draws show as counts (the drawer has the cards in its hand); the played card is the top."""
-    kind = event["type"]
-    if kind in ("draw", "penalty", "play"):
-        return {k: v for k, v in event.items() if k not in ("cards", "card")}
-    return event
+    if event["type"] in ("draw", "penalty", "play"):
+        return {k: v for k, v in event.items() if k != "cards" and k != "card"}
+    return dict(event)  # a copy: the state's event stays untouched by the viewer

@@ -65,7 +65,7 @@ class State:
     lacks: tuple[str, ...]  # per seat: the active suit it last had to draw on ("" once it follows it)
     over: bool
     turn_seconds: float | None
-    last: list[JSON] | tuple[JSON, ...]  # events of the last apply (never mutated), for views
+    last: tuple[JSON, ...]  # the last apply's events (read-only), for views
 
     def copy(self) -> State:
         # spelled out: a loop over __slots__ with getattr/setattr is 3x slower
@@ -139,7 +139,7 @@ class State:
             "lacks": list(self.lacks),
             "over": self.over,
             "turn_seconds": self.turn_seconds,
-            "last": [dict(e) for e in self.last],
+            "last": [{k: list(v) if isinstance(v, list) else v for k, v in e.items()} for e in self.last],
         }
 
     @staticmethod
