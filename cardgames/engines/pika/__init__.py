@@ -38,6 +38,13 @@ Actions (PK-56): ``{"type": "play", "card": "G7"}``, ``{"type": "play", "card": 
 (``"permutation"`` accepted as an alias, hand positions as well as codes; never listed in
 ``legal_actions``), ``{"type": "timeout", "timer": "turn" | "pika"}`` for the timer's seat.
 
+View (``view(state, seat)``, each card once): ``seat``, ``num_players``, ``phase`` (turn /
+after_draw / over), ``turn``, ``direction``, ``top``, ``colour``, ``stack``, ``hand`` (own, in
+order; None for spectators), ``drawn_pos`` (own card waiting for PLAY or KEEP), ``hand_counts``,
+``stock_count``, ``discard_count``, ``pika`` (seats in a countdown), ``blocked_passes``,
+``drew_on`` (per seat, colours it drew on and has not played since: public events) and, once
+over, ``revealed`` (the other seats' hands). Events never name a drawn card.
+
 Options: ``turn_seconds`` (default 30, None: no turn timer), ``deck`` (top card first, any
 ordered part of the deck, dealt in blocks of the hand size, then the starter, then the stock).
 Test options: ``first_player`` (a seat instead of the random one), ``hand_size`` (default 7;
