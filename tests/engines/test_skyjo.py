@@ -17,7 +17,7 @@ from cardgames.engines import IllegalAction, get_engine
 from cardgames.engines.skyjo import COUNTS, FULL_DECK, SkyjoState
 from cardgames.rulezz import RoundEntry, score_sheet
 from cardgames.rulezz.scoring import round_scores
-from tests.engines.harness import cards_in, leaked, rejects
+from tests.engines.harness import cards_in, final_state, leaked, rejects
 
 eng = get_engine("skyjo")
 
@@ -724,3 +724,15 @@ def test_views_carry_no_numeric_strings_except_card_codes() -> None:
             strings.append(item)
     numeric = [s for s in strings if s.lstrip("-").isdigit()]
     assert Counter(numeric) == eng.visible_cards(state, 0)
+
+
+def test_random_games_keep_the_scoring_rules_sk_21_to_sk_26() -> None:
+    """Whole random games: every round scored by SK-22, totals add up, the game ends at the first 100."""
+    for n, seed in [(2, 1), (3, 2), (5, 3), (8, 4)]:
+        state = final_state(eng, n, seed)
+        totals = [0] * n
+        for i, entry in enumerate(state.history):
+            assert entry["scores"] == round_scores(entry["raw"], entry["closer"])
+            totals = [t + s for t, s in zip(totals, entry["scores"], strict=True)]
+            assert (max(totals) >= 100) == (i == len(state.history) - 1)
+        assert totals == state.totals == eng.result(state)["scores"]
