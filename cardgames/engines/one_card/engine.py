@@ -80,10 +80,8 @@ class OneCardEngine(Engine):
                 cards = [c for c in hand if c[1] == suit or c[0] == rank]
             if not cards:
                 out.append({"type": "draw"})
-            elif len(hand) == 1:  # OC-32: a last 7 declares nothing
-                out.append({"type": "play", "card": cards[0]})
-            elif "7" not in [c[0] for c in cards]:  # the common case, as one comprehension
-                out = [{"type": "play", "card": c} for c in cards]
+            elif len(hand) == 1 or "7" not in "".join(cards):  # suits are letters: "7" is a rank
+                out = [{"type": "play", "card": c} for c in cards]  # (OC-32: a last 7 names no suit)
             else:
                 for c in cards:
                     if c[0] == "7":
