@@ -21,7 +21,13 @@ Rules implemented here:
   integer from -17 to 142; exactly one closer per round; no round after the end.
   Rounds are recomputed from scratch, so editing a round is "score the edited list".
 
-Pure Python, no Django, no I/O.
+Pure Python, no Django, no I/O. Example (SK-T22)::
+
+    >>> r = score_sheet(["A", "B", "C"], [{"points": {"A": 12, "B": 12, "C": 30}, "closer": "A"}])
+    >>> r.rounds[0].scores, r.totals, r.over
+    ({'A': 24, 'B': 12, 'C': 30}, {'A': 24, 'B': 12, 'C': 30}, False)
+    >>> Sheet(("A", "B")).add_round({"A": 5, "B": 9}, "A").result().totals
+    {'A': 5, 'B': 9}
 """
 
 from __future__ import annotations
