@@ -4,12 +4,16 @@ A bot sees only ``view(state, seat)`` and ``legal_actions(state, seat)``. The vi
 carries the public memory a careful player keeps: who last had to draw on which suit
 (``lacks``, OC-63 tip 1) and how many Ks and As lie face up (``played``, tip 5).
 
-- **easy**: a random legal card; a 7 names a random suit.
-- **normal**: sheds short suits first, keeps 7s as an exit and names its longest suit,
-  saves K/A for when the next player is short (OC-63 tips 3, 4, 6).
-- **hard**: normal plus: declares/plays suits the next player lacks (tip 1), counts
-  attack cards (tip 5), uses Q to delay a short next player (tip 2), plays a J with a
-  follow-up ready at two players (tip 7), and keeps a defender against attacks.
+- **easy**: a random legal card with two common mistakes of OC-64: it spends K/A as soon
+  as it can and hoards its 7s; a 7 names a random suit.
+- **normal**: scores each play with the basic tips: leave active a suit it still holds
+  (measured better than tip 3's "shed short suits first"), keep 7s as an exit and name the
+  longest suit, save K/A until the next player has 2-3 cards (tips 3, 4, 6); 30 % of its
+  turns are beginner moves.
+- **hard**: the same scorer with every tip and no beginner moves: leaves a suit the next
+  player lacks (tip 1), J/Q against a short next player (tip 2), plays a K/A nobody can
+  return (tip 5, counting attack cards), a J with a follow-up ready at two players (tip 7).
+  A determinized Monte Carlo search was tried and did not pay (docs/bots.md).
 
 Calls and catches follow PF-50: easy forgets the One Card call 20 % of the time and
 catches with probability 0.5, normal forgets 5 % and always catches, hard never forgets
