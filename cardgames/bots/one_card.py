@@ -120,6 +120,7 @@ class _HeuristicBot(_OneCardBot):
     w_lacks: ClassVar[float] = 0.0  # tip 1: leave a suit the next player lacks
     w_skip_short: ClassVar[float] = 0.0  # tip 2: J/Q against a short next player
     w_jack_follow: ClassVar[float] = 0.0  # tip 7: with two players, a J with a follow-up ready
+    w_exit: ClassVar[float] = 0.0  # with two cards, leave active what the last card follows
 
     def _play(self, view: View, turn: list[Action], rng: random.Random) -> Action:
         if self.mistake and rng.random() < self.mistake:
@@ -143,8 +144,11 @@ class _HeuristicBot(_OneCardBot):
         new_suit: str = action.get("suit", suit)
         score = -self.w_suit_len * suit_len[suit]
         if rank == "7":
-            score -= self.w_keep_seven
+            if len(rest) > 1 or not self.w_exit:
+                score -= self.w_keep_seven
             score += 0.5 * suit_len[new_suit]  # tip 6: name the suit held most
+        if self.w_exit and len(rest) == 1 and (rest[0][1] == new_suit or rest[0][0] == rank):
+            score += self.w_exit  # the last card will follow what this one leaves active
         if rank in ATTACK and not view["attack"]:  # under attack any K (A) is as good as another
             if counts[nxt] <= self.short:
                 score += self.w_attack_short
@@ -189,6 +193,7 @@ class HardBot(_HeuristicBot):
     w_lacks = 2.0
     w_skip_short = 4.0
     w_jack_follow = 3.0
+    w_exit = 5.0
     short = 2
 
 

@@ -212,3 +212,9 @@ def test_easy_spends_attack_cards_early() -> None:
     state = table([["KH", "2H", "3H", "4C"], ["5D", "6D", "8D", "9D", "TD"]], "9H")
     for seed in range(20):
         assert ask("easy", state, 0, seed) == {"type": "play", "card": "KH"}
+
+
+def test_hard_plays_its_seven_second_to_last_naming_the_last_cards_suit() -> None:
+    """OC-63 tip 6: with 7♥ and 4♣ left, the 7 goes now and names ♣, so the last card can follow."""
+    state = table([["7H", "4C"], ["5D", "6D", "8D"]], "9H", called=[0])
+    assert ask("hard", state, 0) == {"type": "play", "card": "7H", "suit": "C"}
