@@ -168,7 +168,7 @@ def test_oc_t06_a_seven_on_a_seven_declares_again() -> None:
 
 
 def test_oc_t07_king_attack_only_answered_by_king() -> None:
-    """OC-T07 (OC-15, OC-28): after K♠, P1 with {A♠, 2♠, K♦} may only play K♦."""
+    """OC-T07 (OC-15, OC-25, OC-28): after K♠, P1 with {A♠, 2♠, K♦} may only play K♦."""
     state = deal([["KS", "9D", "9H"], ["AS", "2S", "KD"], ["AH", "5C", "6C"], ["5D", "KH", "6H"]], "3S")
     state = go(state, 0, play("KS"))
     assert ENG.view(state, None)["attack"] == {"rank": "K", "amount": 2}
@@ -331,7 +331,7 @@ def test_oc_t18_a_pre_call_at_two_cards_leaves_no_window() -> None:
 
 
 def test_oc_t19_a_forgotten_call_is_caught() -> None:
-    """OC-T19 (OC-38, OC-39, OC-41): P0 catches P2: 2 penalty cards, window closed, late call refused."""
+    """OC-T19 (OC-35, OC-38, OC-39, OC-41): P0 catches P2: 2 penalty cards, no window, late call refused."""
     state = _p2_with_two_cards()
     state = go(state, 2, play("4H"))
     view = ENG.view(state, 0)
@@ -467,7 +467,7 @@ def test_oc_3_normal_number_cards_have_no_effect() -> None:
 
 
 def test_oc_5_no_house_rules() -> None:
-    """OC-5: a 2 does not attack, a 3 does not block, a K gives no extra turn."""
+    """OC-5, OC-65: Playfulo's rules: a 2 does not attack, a 3 does not block, a K gives no extra turn."""
     state = deal([["2H", "KH", "4C"], ["3H", "5D", "6D"], ["8S", "9S", "TS"]], "9H")
     state = go(state, 0, play("2H"))
     assert ENG.view(state, None)["attack"] is None and ENG.view(state, None)["turn"] == 1
@@ -662,7 +662,7 @@ def test_oc_45_a_penalty_keeps_the_turn_and_reshuffles_if_needed() -> None:
 
 
 def test_oc_46_oc_47_turn_timer_thirty_seconds_or_none() -> None:
-    """OC-46, OC-47: 30 s by default; turn_seconds None removes it but not the catch windows."""
+    """OC-46, OC-47, OC-58: 30 s online by default; practice (None) drops it but not the catch windows."""
     state = ENG.new_game(2, seed=0)
     assert [t["seconds"] for t in ENG.timers(state)] == [30]
     state = table([["2H", "3H"], ["4D", "5D", "6D"]], "9H", turn_seconds=None)
@@ -708,7 +708,7 @@ def test_oc_timers_ids_change_with_each_turn_only() -> None:
 
 
 def test_oc_51_to_oc_54_views() -> None:
-    """OC-51 – OC-54: public table, draws as counts, the window to all, every hand at the end."""
+    """OC-51, OC-52, OC-53, OC-54: public table, draws as counts, the window to all, all hands at the end."""
     state = table([["2H", "3H"], ["4D", "5D", "6D"], ["8S", "9S", "TS"]], "9H", stock=["2C", "3C"])
     state = go(state, 0, play("2H"))
     for viewer in (None, 0, 1, 2):
