@@ -1,0 +1,77 @@
+"""Decision time of every bot: p50, p99 and worst, per game and level.
+
+    .venv/bin/python -m bench.bot_latency [--games one_card pika] [--games-per-level 40]
+
+Each level plays whole 4-player games (Guandan: 4 bots of the level) through
+``cardgames.bots.driver``; every call to ``choose`` is timed with a wall clock.
+The budget is 200 ms at p99 (design.md). Run it on an idle machine: wall time
+includes whatever else the machine does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any
+
+from cardgames.bots import LEVELS, Bot, get_bot
+from cardgames.bots.driver import MAX_STEPS
+from cardgames.engines import GAMES, get_engine
+
+
+class Timed:
+    """Wrap a bot and record how long each decision takes."""
+
+    def __init__(self, bot: Bot, sink: list[float]) -> None:
+        self.bot, self.sink = bot, sink
+
+    def choose(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any] | None:
+        start = time.perf_counter()
+        try:
+            return self.bot.choose(view, legal, rng)
+        finally:
+            self.sink.append(time.perf_counter() - start)
+
+
+def play(game: str, level: str, seed: int, sink: list[float]) -> None:
+    from cardgames.bots.driver import step
+
+    eng = get_engine(game)
+    bots: list[Bot] = [Timed(get_bot(game, level), sink) for _ in range(4)]
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(4)]
+    state = eng.new_game(4, seed=seed, options={"turn_seconds": None})
+    for _ in range(MAX_STEPS):
+        if eng.is_over(state):
+            return
+        state = step(eng, state, bots, rngs)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="*", default=list(GAMES))
+    parser.add_argument("--games-per-level", type=int, default=40)
+    args = parser.parse_args()
+    print(f"{'game':<10}{'level':<8}{'decisions':>10}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
+    for game in args.games:
+        for level in LEVELS:
+            sink: list[float] = []
+            for seed in range(args.games_per_level):
+                play(game, level, seed, sink)
+            ms = [t * 1000 for t in sink]
+            print(
+                f"{game:<10}{level:<8}{len(ms):>10}{statistics.median(ms):>10.3f}"
+                f"{percentile(ms, 0.99):>10.2f}{max(ms):>10.1f}"
+            )
+
+
+if __name__ == "__main__":
+    main()
