@@ -31,8 +31,6 @@ from .views import all_cards, seat_view, visible_cards
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
 PASS: JSON = {"type": "pass"}
-#: card tuples -> their codes (bounded memo; every action gets its own copy of the list)
-_CODE_LISTS: dict[tuple[int, ...], list[str]] = {}
 
 
 class GuandanEngine(Engine):
@@ -211,17 +209,12 @@ class GuandanEngine(Engine):
         wire: dict[Interp, JSON] = {}  # one interp dict per interpretation within this answer
         out: list[JSON] = [] if table is None else [dict(PASS)]
         append = out.append
-        names = _CODE_LISTS
-        if len(names) > 200_000:
-            names.clear()
+        codes = CODES
         for cards, interp in plays:
             w = wire.get(interp)
             if w is None:
                 w = wire[interp] = interp_to_wire(interp)
-            codes = names.get(cards)
-            if codes is None:
-                codes = names[cards] = [CODES[c] for c in cards]
-            append({"type": "play", "cards": codes.copy(), "interp": w})
+            append({"type": "play", "cards": [codes[c] for c in cards], "interp": w})
         return out
 
     @staticmethod

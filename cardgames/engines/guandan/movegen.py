@@ -68,7 +68,7 @@ def _multisets(rank: int, quad: tuple[int, ...], m: int) -> list[tuple[int, ...]
 # Memo of groups: (rank, suit counts, k, wildcards held, wildcard code, all_wild) -> groups.
 # Groups are immutable tuples shared between calls; the memo is cleared if it ever grows large.
 _GROUPS: dict[tuple[int, tuple[int, ...], int, int, int, bool], list[Group]] = {}
-_GROUPS_LIMIT = 200_000
+_GROUPS_LIMIT = 20_000  # small: every cached list is one more object for the garbage collector
 
 
 class _Hand:
