@@ -9,6 +9,7 @@ In big mode the two copies of a card share the same int (PT-3, PT-8).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from math import prod
 
 #: numbers from weakest to strongest (PT-7): 2 … 7, Sota (10), Caballo (11), Rey (12), As (1)
 NUMBERS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "10", "11", "12", "1")
@@ -48,14 +49,27 @@ def shuffled(deck: tuple[int, ...], bits: int, need: int) -> list[int]:
     A partial Fisher–Yates shuffle whose random draws are the digits of ``bits`` in a mixed
     radix (one big random integer instead of many generator calls, for speed). Only the first
     ``need`` cards are dealt; the rest (the unused stock, PT-12) keeps a partly shuffled order.
+    The draws only depend on ``bits`` modulo the product of the radices, so ``bits`` is reduced
+    to that first (the digits stay the same, the divisions get cheaper).
     """
     order = list(deck)
     size = len(order)
-    for i in range(min(need, size - 1)):
-        bits, r = divmod(bits, size - i)
-        j = i + r
-        order[i], order[j] = order[j], order[i]
+    plan = _PLANS.get((size, need))
+    if plan is None:
+        radices = tuple(range(size, size - min(need, size - 1), -1))
+        plan = _PLANS[size, need] = (radices, prod(radices))
+    radices, period = plan
+    bits %= period
+    for i, radix in enumerate(radices):
+        bits, r = divmod(bits, radix)
+        if r:
+            r += i
+            order[i], order[r] = order[r], order[i]
     return order
+
+
+#: (deck size, cards needed) -> (the radices of the draws, their product)
+_PLANS: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
 
 
 def codes(cards: Iterable[int]) -> list[str]:

@@ -8,12 +8,38 @@ from typing import Any, ClassVar
 from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores
 from .cards import BLIND_ROUND, CARD_CODES, CARDS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS, full_deck, shuffled
 from .options import BIG_MAX, parse_options
-from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Table, dump_state, load_state
+from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Table, Trick, dump_state, load_state
 from .views import all_cards, build_view, forbidden_bid, visible_cards
 
 REVEAL_SECONDS = 10  # PT-33
 PAUSE_SECONDS = 6  # PT-45
 TABLE_TIMERS = ("reveal", "pause")
+
+# Speed (docs/performance.md): the wire actions are built once as templates and handed out as
+# fresh copies (``dict.copy`` mapped in C), never shared; a trick grows by a shared one-play tuple.
+_copy = dict.copy
+_new_state = State.__new__
+_PLAY_ACTIONS: tuple[JSON, ...] = tuple({"type": "play", "card": code} for code in CODES)
+_play_action = _PLAY_ACTIONS.__getitem__
+_BID_ACTIONS: tuple[tuple[JSON, ...], ...] = tuple(
+    tuple({"type": "bid", "k": k} for k in range(n + 1)) for n in range(max(CARDS_PER_ROUND) + 1)
+)
+_READY_ACTION: JSON = {"type": "ready"}
+#: templates of the hot events, copied: _PLAY_EVENTS[seat][card], _BID_EVENTS[seat][k]
+_PLAY_EVENTS: tuple[tuple[JSON, ...], ...] = tuple(
+    tuple({"type": "play", "seat": seat, "card": code, "auto": False} for code in CODES)
+    for seat in range(BIG_MAX)
+)
+_BID_EVENTS: tuple[tuple[JSON, ...], ...] = tuple(
+    tuple({"type": "bid", "seat": seat, "k": k} for k in range(max(CARDS_PER_ROUND) + 1))
+    for seat in range(BIG_MAX)
+)
+_NO_BIDS: tuple[tuple[int, ...], ...] = tuple((-1,) * n for n in range(BIG_MAX + 1))
+_NO_TRICKS: tuple[tuple[int, ...], ...] = tuple((0,) * n for n in range(BIG_MAX + 1))
+#: _PLAYED[seat][card]: ``((seat, card),)``, what a trick grows by when ``seat`` plays ``card``
+_PLAYED: tuple[tuple[Trick, ...], ...] = tuple(
+    tuple(((seat, card),) for card in range(len(CODES))) for seat in range(BIG_MAX)
+)
 
 
 class PuteoEngine(Engine):
@@ -25,15 +51,14 @@ class PuteoEngine(Engine):
     # -- the contract -----------------------------------------------------
     def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> State:
         cfg, start_round, lives, dealer = parse_options(num_players, seed, options)
-        st = State.__new__(State)
-        st.tab = Table(cfg, start_round, dealer, lives, tuple(-1 if x else 0 for x in lives), ())
+        st = _new_state(State)
         st.last = None
-        self._deal(st, start_round, dealer)
+        self._deal(st, Table(cfg, start_round, dealer, lives, tuple(-1 if x else 0 for x in lives), ()))
         return st
 
     def to_act(self, state: State) -> list[int]:
         phase = state.phase
-        if phase in (BID, PLAY):
+        if phase < REVEAL:  # BID or PLAY
             return [state.turn]
         if phase == OVER:
             return []
@@ -41,39 +66,86 @@ class PuteoEngine(Engine):
         return [s for s in state.tab.live if not ready >> s & 1]
 
     def legal_actions(self, state: State, seat: int) -> list[JSON]:
+        phase = state.phase
+        if phase < REVEAL and seat == state.turn and type(seat) is int:  # the hot path: one decider
+            if phase == PLAY:
+                hand = state.hands[seat]
+                if state.tab.big:  # two equal cards (big mode) are one action; hands are sorted
+                    return list(map(_copy, map(_play_action, dict.fromkeys(hand))))
+                return list(map(_copy, map(_play_action, hand)))
+            tab = state.tab
+            out = list(map(_copy, _BID_ACTIONS[tab.n_r]))
+            if seat == tab.dealer:
+                forbidden = forbidden_bid(state)
+                if forbidden is not None:
+                    del out[forbidden]
+            return out
         if type(seat) is not int or not 0 <= seat < len(state.hands):
             check_seat(len(state.hands), seat)
-        phase = state.phase
-        if phase == PLAY:
-            if seat != state.turn:
-                return []
-            if state.tab.cfg.mode == "classic":
-                return [{"type": "play", "card": CODES[card]} for card in state.hands[seat]]
-            out: list[JSON] = []
-            last = -1
-            for card in state.hands[seat]:
-                if card != last:  # two equal cards (big mode) are one action
-                    out.append({"type": "play", "card": CODES[card]})
-                    last = card
-            return out
-        if phase == BID:
-            if seat != state.turn:
-                return []
-            forbidden = forbidden_bid(state)
-            return [
-                {"type": "bid", "k": k} for k in range(CARDS_PER_ROUND[state.tab.round] + 1) if k != forbidden
-            ]
-        if phase == OVER or not state.tab.lives[seat] or state.ready >> seat & 1:
-            return []
-        return [{"type": "ready"}]
+        if phase != REVEAL or not state.tab.lives[seat] or state.ready >> seat & 1:
+            return []  # another seat's turn, or the game is over
+        return [_copy(_READY_ACTION)]
 
     def apply(self, state: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
         if type(action) is not dict:
             raise IllegalAction("bad_action", "An action is an object with a 'type'.")
         kind = action.get("type")
         if kind == "play":
+            # the hot path, inlined: every check of _apply_play passes (else it raises in order)
+            card = action.get("card")
+            if state.phase == PLAY and seat == state.turn and type(seat) is int and type(card) is str:
+                hand = state.hands[seat]
+                cid = CODE_TO_ID.get(card, -1)
+                if cid in hand:
+                    tab = state.tab
+                    i = hand.index(cid)
+                    hands = list(state.hands)
+                    hands[seat] = hand[1:] if i == 0 else hand[:i] + hand[i + 1 :]
+                    trick = state.trick + _PLAYED[seat][cid]
+                    events: list[JSON] = [_PLAY_EVENTS[seat][cid].copy()]
+                    new = _new_state(State)
+                    new.tab = tab
+                    new.phase = PLAY
+                    new.hands = tuple(hands)
+                    new.bids = state.bids
+                    new.won = state.won
+                    new.done = state.done
+                    new.ready = state.ready
+                    new.last = state.last
+                    nxt = tab.nxt[seat]
+                    if nxt != trick[0][0]:
+                        new.turn = nxt
+                        new.trick = trick
+                    else:
+                        self._close_trick(new, trick, events)
+                    return new, events
             return self._apply_play(state, seat, action)
         if kind == "bid":
+            # the hot path, inlined: a valid bid that is not the dealer's (the last of the round)
+            k = action.get("k")
+            tab = state.tab
+            if (
+                state.phase == BID
+                and seat == state.turn
+                and seat != tab.dealer
+                and type(seat) is int
+                and type(k) is int
+                and 0 <= k <= tab.n_r
+            ):
+                bids = list(state.bids)
+                bids[seat] = k
+                new = _new_state(State)
+                new.tab = tab
+                new.phase = BID
+                new.turn = tab.nxt[seat]
+                new.hands = state.hands
+                new.bids = tuple(bids)
+                new.won = state.won
+                new.trick = state.trick
+                new.done = state.done
+                new.ready = state.ready
+                new.last = None  # the first bid of a round ends the pause (PT-44)
+                return new, [_BID_EVENTS[seat][k].copy()]
             return self._apply_bid(state, seat, action)
         if kind == "ready":
             return self._apply_ready(state, seat)
@@ -232,24 +304,37 @@ class PuteoEngine(Engine):
         return new, events
 
     # -- phases (they mutate ``st``, a fresh clone owned by ``apply``) ------
-    def _deal(self, st: State, round_no: int, dealer: int) -> None:
-        """PT-12: deal round ``round_no`` to the live seats in ascending order, n cards each."""
-        tab = st.tab
+    def _deal(self, st: State, tab: Table) -> None:
+        """PT-12: deal round ``tab.round`` to the live seats in ascending order, n cards each.
+
+        ``tab`` is a fresh table (round, dealer and lives set) that no other state shares:
+        the undealt stock is stored into it.
+        """
         cfg = tab.cfg
-        n_r = CARDS_PER_ROUND[round_no]
+        n = cfg.n
+        n_r = tab.n_r
+        live = tab.live
         if cfg.deck is not None:
             order: list[int] | tuple[int, ...] = cfg.deck
         else:
-            order = shuffled(full_deck(cfg.mode), cfg.round_bits(round_no), n_r * len(tab.live))
-        hands: list[tuple[int, ...]] = [()] * cfg.n
-        pos = 0
-        for s in tab.live:
-            hands[s] = tuple(sorted(order[pos : pos + n_r]))
-            pos += n_r
-        st.tab = tab = tab.with_round(round_no, dealer, tuple(order[pos:]))
+            order = shuffled(full_deck(cfg.mode), cfg.round_bits(tab.round), n_r * len(live))
+        hands: list[tuple[int, ...]] = [()] * n
+        if n_r == 1:
+            for pos, s in enumerate(live):
+                hands[s] = (order[pos],)
+            pos = len(live)
+        else:
+            pos = 0
+            for s in live:
+                end = pos + n_r
+                hand = order[pos:end]
+                hands[s] = tuple(sorted(hand))
+                pos = end
+        tab.stock = tuple(order[pos:])
+        st.tab = tab
         st.hands = tuple(hands)
-        st.bids = (-1,) * cfg.n
-        st.won = (0,) * cfg.n
+        st.bids = _NO_BIDS[n]
+        st.won = _NO_TRICKS[n]
         st.trick = ()
         st.done = ()
         st.ready = 0
@@ -288,13 +373,17 @@ class PuteoEngine(Engine):
         i = hand.index(card)
         hands[seat] = hand[:i] + hand[i + 1 :]
         st.hands = tuple(hands)
-        trick = st.trick + ((seat, card),)  # noqa: RUF005 (concatenation is faster here)
+        trick = st.trick + _PLAYED[seat][card]
         events.append({"type": "play", "seat": seat, "card": CODES[card], "auto": auto})
         nxt = st.tab.nxt[seat]
         if nxt != trick[0][0]:
             st.trick = trick
             st.turn = nxt
-            return
+        else:
+            self._close_trick(st, trick, events)
+
+    def _close_trick(self, st: State, trick: Trick, events: list[JSON]) -> None:
+        """The last card of ``trick`` is down (``st.hands`` is updated): score it."""
         # PT-8, PT-28: the strongest card wins; a later equal card does not take the trick
         winner, best = trick[0]
         best >>= 2
@@ -307,7 +396,7 @@ class PuteoEngine(Engine):
         st.done = st.done + ((winner, trick),)  # noqa: RUF005
         st.trick = ()
         events.append({"type": "trick", "winner": winner})
-        if hands[winner]:
+        if st.hands[winner]:
             st.turn = winner  # PT-29
         else:
             self._end_round(st, events)
@@ -315,28 +404,45 @@ class PuteoEngine(Engine):
     def _end_round(self, st: State, events: list[JSON]) -> None:
         """PT-35–PT-38: exact bids are safe, any miss costs one life; elimination; game end."""
         tab = st.tab
-        lives = list(tab.lives)
-        elim = list(tab.elim)
-        lost: list[int] = []
+        bids = st.bids
+        won = st.won
+        lost = [s for s in tab.live if bids[s] != won[s]]  # live seats, ascending
         out: list[int] = []
-        for s, life in enumerate(lives):
-            if life and st.bids[s] != st.won[s]:
-                lives[s] = life - 1
-                lost.append(s)
-                if life == 1:
+        fresh = False  # is ``tab`` a new table that no other state shares?
+        if lost:
+            fresh = True
+            lives = list(tab.lives)
+            elim = list(tab.elim)
+            for s in lost:
+                lives[s] -= 1
+                if not lives[s]:
                     elim[s] = tab.round
                     out.append(s)
-        st.tab = tab = tab.with_lives(tuple(lives), tuple(elim))
-        st.turn = -1
+            if out:  # the seating changes: derive it again
+                tab = Table(tab.cfg, tab.round, tab.dealer, tuple(lives), tuple(elim), tab.stock)
+            else:
+                tab = tab.with_round(tab.round, tab.dealer, tab.stock)
+                tab.lives = tuple(lives)
+                tab.elim = tuple(elim)
         events.append({"type": "round_end", "round": tab.round, "lost_life": lost, "eliminated": out})
         if len(tab.live) <= 1 or tab.round == ROUNDS:
+            st.tab = tab
+            st.turn = -1
             st.phase = OVER
             events.append({"type": "game_over"})
             return
         # PT-44: the result stays on show during the pause while the next round is dealt;
         # PT-14, PT-16: the deal passes to the next live seat
-        last = (tab.round, st.bids, st.won, st.done, tuple(lost))
-        self._deal(st, tab.round + 1, tab.nxt[tab.dealer])
+        last = (tab.round, bids, won, st.done, tuple(lost))
+        round_no = tab.round + 1
+        dealer = tab.nxt[tab.dealer]
+        if fresh:
+            tab.round = round_no
+            tab.n_r = CARDS_PER_ROUND[round_no]
+            tab.dealer = dealer
+        else:
+            tab = tab.with_round(round_no, dealer, ())
+        self._deal(st, tab)
         st.last = last
         events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
 

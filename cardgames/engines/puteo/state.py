@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import rng_for
-from .cards import BITS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS
+from .cards import BITS_PER_ROUND, CARDS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS
 
 # phases (PT-57): REVEAL is the table-timer phase (``ready`` votes may end it early); the pause
-# between rounds (PT-44) is a flag on the next round's first phase, not a phase of its own
-REVEAL, BID, PLAY, OVER = range(4)
-PHASE_NAMES: tuple[str, ...] = ("reveal", "bid", "play", "over")
+# between rounds (PT-44) is a flag on the next round's first phase, not a phase of its own.
+# Numbered so that ``phase < REVEAL`` means "one seat decides": ``to_act`` is ``[turn]``.
+PLAY, BID, REVEAL, OVER = range(4)
+PHASE_NAMES: tuple[str, ...] = ("play", "bid", "reveal", "over")
 PHASE_IDS: dict[str, int] = {name: i for i, name in enumerate(PHASE_NAMES)}
 
 Trick = tuple[tuple[int, int], ...]  # (seat, card) in play order
@@ -54,10 +55,12 @@ class Config:
 class Table:
     """The facts that change only between rounds (shared by every state of a round)."""
 
-    __slots__ = ("cfg", "dealer", "elim", "live", "live_mask", "lives", "nxt", "round", "stock")
+    __slots__ = ("big", "cfg", "dealer", "elim", "live", "live_mask", "lives", "n_r", "nxt", "round", "stock")
 
     cfg: Config
     round: int  # 1..9
+    n_r: int  # cards dealt to each live seat this round (derived from round, PT-9)
+    big: bool  # big mode: two decks mixed, equal cards possible (derived from cfg)
     dealer: int
     lives: tuple[int, ...]
     elim: tuple[int, ...]  # round in which each seat was eliminated; -1 alive, 0 before the start
@@ -77,28 +80,27 @@ class Table:
     ) -> None:
         self.cfg = cfg
         self.round = round_no
+        self.n_r = CARDS_PER_ROUND[round_no]
+        self.big = cfg.mode == "big"
         self.dealer = dealer
         self.lives = lives
         self.elim = elim
         self.stock = stock
-        self.nxt = next_live_table(lives)
-        self.live = tuple(s for s, life in enumerate(lives) if life)
-        self.live_mask = sum(1 << s for s in self.live)
-
-    def with_lives(self, lives: tuple[int, ...], elim: tuple[int, ...]) -> Table:
-        """This round's table after scoring: the derived seating is kept when nobody fell."""
-        if any(not life for life, old in zip(lives, self.lives, strict=True) if old):
-            return Table(self.cfg, self.round, self.dealer, lives, elim, self.stock)
-        new = self.with_round(self.round, self.dealer, self.stock)
-        new.lives = lives
-        new.elim = elim
-        return new
+        seating = _SEATINGS.get(lives)
+        if seating is None:
+            if len(_SEATINGS) >= 4096:
+                _SEATINGS.clear()
+            live = tuple(s for s, life in enumerate(lives) if life)
+            seating = _SEATINGS[lives] = (next_live_table(lives), live, sum(1 << s for s in live))
+        self.nxt, self.live, self.live_mask = seating
 
     def with_round(self, round_no: int, dealer: int, stock: tuple[int, ...]) -> Table:
         """The same seating (lives unchanged) for another round, dealer or stock."""
         new = Table.__new__(Table)
         new.cfg = self.cfg
         new.round = round_no
+        new.n_r = CARDS_PER_ROUND[round_no]
+        new.big = self.big
         new.dealer = dealer
         new.lives = self.lives
         new.elim = self.elim
@@ -107,6 +109,10 @@ class Table:
         new.live = self.live
         new.live_mask = self.live_mask
         return new
+
+
+#: lives -> (nxt, live, live_mask): the seating derived from the lives (memoized, bounded)
+_SEATINGS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], int]] = {}
 
 
 class State:
