@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import uuid
+from collections.abc import Iterator
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
+from django.test import override_settings
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "").lower() in {"1", "true", "yes"}
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -45,6 +47,14 @@ def chromium_path() -> str:
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache() -> None:
-    """Throttling counters live in the cache: every test starts with none."""
-    cache.clear()
+def _fresh_cache() -> Iterator[None]:
+    """Throttling counters live in the cache: every test starts with none.
+
+    A fresh key prefix per test instead of ``cache.clear()``: with Redis the cache is
+    shared by the parallel workers (and clear() would flush the whole database).
+    """
+    caches = {
+        name: {**conf, "KEY_PREFIX": f"test-{uuid.uuid4().hex}"} for name, conf in settings.CACHES.items()
+    }
+    with override_settings(CACHES=caches):
+        yield
