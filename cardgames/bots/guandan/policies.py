@@ -6,7 +6,8 @@
   planned play, follows only when that does not break its plan, lets its
   partner's plays stand; bomb timing: a bomb only against an opponent left with
   three cards or fewer, or when the bomb buys the finish.
-- hard: normal, plus partnership (never overtakes a partner's winning play
+- hard: normal, but leads the kind its plan holds most plays of (lowest first),
+  answers opponents more readily, plus partnership (never overtakes a partner's winning play
   unless that play empties its own hand; feeds a partner left with one or two
   cards), avoids leading singles or pairs into an opponent with that few cards,
   card counting (closes out with plays no unseen card can beat: jokers, level
@@ -86,6 +87,7 @@ class NormalBot(_Base):
     long_leads = False
     long_below = 9
     control = 0.0  # hard: extra plan cost accepted for an unbeatable answer
+    kind_leads = False
 
     def lead(self, ctx: Ctx, rng: random.Random) -> Move:
         return self.planned_lead(ctx) or ctx.moves[0]
@@ -108,6 +110,13 @@ class NormalBot(_Base):
                 return min(bombs, key=lambda m: (bomb_strength(m.interp, ctx.level), m.cards))
             return None
         pick = max if prefer_high else min
+        if self.kind_leads and not prefer_high:
+            # lead the kind the plan holds most of (answers come back in that kind), lowest first
+            per_kind: dict[int, int] = {}
+            for key, _ in options:
+                per_kind[key[0]] = per_kind.get(key[0], 0) + 1
+            best_kind = max(per_kind, key=lambda k: (per_kind[k], -k))
+            options = [item for item in options if item[0][0] == best_kind]
 
         def order(item: tuple[tuple[int, int], list[Move]]) -> tuple[int, ...]:
             move = item[1][0]
@@ -192,6 +201,7 @@ class HardBot(NormalBot):
     #: opponent is close, bombing at 4–5 cards left, sparing jokers and level cards early, and
     #: "supporting" a partner who is closer to going out did not beat normal, so they are not here
     flags = frozenset({"search", "feed", "boss", "avoid"})
+    kind_leads = True  # +6–7 points of deals against normal (bench/guandan_bots.py)
     slack = 1.2  # answers opponents more readily than normal (0.3 … 3.5 measured; 1.2 did best)
 
     def lead(self, ctx: Ctx, rng: random.Random) -> Move:
