@@ -143,3 +143,19 @@ def test_bots_confirm_a_return_and_ready_between_deals() -> None:
         assert pick is not None and pick["type"] == "return"
         after = ENG.apply(state, 0, pick)[0]
         assert _choose(level, after, 0) == {"type": "confirm"}
+
+
+def test_normal_leads_its_weakest_play_hard_the_kind_it_holds_most_of() -> None:
+    hand = ["3S", "3D", "5C", "8D", "JH", "KS", "KD"]  # plan: pairs 33 KK, singles 5 8 J
+    others = [["4S", "6S", "7S", "9S", "TS", "QS", "AS"], ["4D", "6D", "7D", "9D", "TD", "QD", "AD"]]
+    state = game([hand, others[0], others[1], ["4C", "6C", "7C", "9C", "TC", "QC", "AC"]], pad=0)
+    assert _choose("normal", state, 0) == {
+        "type": "play",
+        "cards": ["3S", "3D"],
+        "interp": {"kind": "pair", "rank": "3"},
+    }
+    assert _choose("hard", state, 0) == {
+        "type": "play",
+        "cards": ["5C"],
+        "interp": {"kind": "single", "rank": "5"},
+    }
