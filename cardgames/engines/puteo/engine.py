@@ -8,7 +8,19 @@ from typing import Any, ClassVar
 from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores
 from .cards import BLIND_ROUND, CARD_CODES, CARDS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS, full_deck, shuffled
 from .options import BIG_MAX, parse_options
-from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Table, Trick, dump_state, load_state
+from .state import (
+    BID,
+    OVER,
+    PHASE_NAMES,
+    PLAY,
+    REVEAL,
+    State,
+    Table,
+    Trick,
+    dump_state,
+    load_state,
+    without_trick,
+)
 from .views import all_cards, build_view, forbidden_bid, visible_cards
 
 REVEAL_SECONDS = 10  # PT-33
@@ -94,19 +106,15 @@ class PuteoEngine(Engine):
             # the hot path, inlined: every check of _apply_play passes (else it raises in order)
             card = action.get("card")
             if state.phase == PLAY and seat == state.turn and type(seat) is int and type(card) is str:
-                hand = state.hands[seat]
                 cid = CODE_TO_ID.get(card, -1)
-                if cid in hand:
+                if cid in state.hands[seat]:  # the seat to act: its hand is hands[seat]
                     tab = state.tab
-                    i = hand.index(cid)
-                    hands = list(state.hands)
-                    hands[seat] = hand[1:] if i == 0 else hand[:i] + hand[i + 1 :]
                     trick = state.trick + _PLAYED[seat][cid]
                     events: list[JSON] = [_PLAY_EVENTS[seat][cid].copy()]
                     new = _new_state(State)
                     new.tab = tab
                     new.phase = PLAY
-                    new.hands = tuple(hands)
+                    new.hands = state.hands  # the trick's cards leave them when it closes
                     new.bids = state.bids
                     new.won = state.won
                     new.done = state.done
@@ -368,11 +376,6 @@ class PuteoEngine(Engine):
                 self._play_card(st, st.turn, st.hands[st.turn][0], events, True)
 
     def _play_card(self, st: State, seat: int, card: int, events: list[JSON], auto: bool) -> None:
-        hands = list(st.hands)
-        hand = hands[seat]
-        i = hand.index(card)
-        hands[seat] = hand[:i] + hand[i + 1 :]
-        st.hands = tuple(hands)
         trick = st.trick + _PLAYED[seat][card]
         events.append({"type": "play", "seat": seat, "card": CODES[card], "auto": auto})
         nxt = st.tab.nxt[seat]
@@ -383,7 +386,7 @@ class PuteoEngine(Engine):
             self._close_trick(st, trick, events)
 
     def _close_trick(self, st: State, trick: Trick, events: list[JSON]) -> None:
-        """The last card of ``trick`` is down (``st.hands`` is updated): score it."""
+        """The last card of ``trick`` is down: score it, take its cards out of the hands."""
         # PT-8, PT-28: the strongest card wins; a later equal card does not take the trick
         winner, best = trick[0]
         best >>= 2
@@ -395,6 +398,7 @@ class PuteoEngine(Engine):
         st.won = tuple(won)
         st.done = st.done + ((winner, trick),)  # noqa: RUF005
         st.trick = ()
+        st.hands = without_trick(st.hands, trick)
         events.append({"type": "trick", "winner": winner})
         if st.hands[winner]:
             st.turn = winner  # PT-29

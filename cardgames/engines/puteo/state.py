@@ -127,7 +127,10 @@ class State:
     tab: Table
     phase: int
     turn: int  # seat to bid or play; -1 in the table-timer phases
-    hands: tuple[tuple[int, ...], ...]  # sorted weakest first (PT-43)
+    # the hands at the start of the current trick, sorted weakest first (PT-43): the cards of
+    # ``trick`` are still in them (see ``hands_now``), so a play does not rebuild the hands, the
+    # end of the trick does once; the seat to act has not played yet, its hand is ``hands[turn]``
+    hands: tuple[tuple[int, ...], ...]
     bids: tuple[int, ...]  # -1: no bid (yet)
     won: tuple[int, ...]  # tricks won this round
     trick: Trick  # the current trick
@@ -168,6 +171,24 @@ def next_live_table(lives: tuple[int, ...]) -> tuple[int, ...]:
         if lives[s]:
             cur = s
     return tuple(table)
+
+
+def hands_now(st: State) -> tuple[tuple[int, ...], ...]:
+    """Each seat's hand now: ``st.hands`` without the cards already played to the current trick."""
+    return without_trick(st.hands, st.trick) if st.trick else st.hands
+
+
+def without_trick(hands: tuple[tuple[int, ...], ...], trick: Trick) -> tuple[tuple[int, ...], ...]:
+    """``hands`` with each card of ``trick`` taken out of its player's hand (one copy)."""
+    new = list(hands)
+    for seat, card in trick:
+        hand = new[seat]
+        if hand[0] == card:
+            new[seat] = hand[1:]
+        else:
+            i = hand.index(card)
+            new[seat] = hand[:i] + hand[i + 1 :]
+    return tuple(new)
 
 
 def _trick_json(trick: Trick) -> list[list[Any]]:
@@ -218,7 +239,7 @@ def dump_state(st: State) -> dict[str, Any]:
         "stock": [CODES[c] for c in tab.stock],
         "phase": PHASE_NAMES[st.phase],
         "turn": st.turn,
-        "hands": [[CODES[c] for c in hand] for hand in st.hands],
+        "hands": [[CODES[c] for c in hand] for hand in hands_now(st)],
         "bids": list(st.bids),
         "won": list(st.won),
         "trick": _trick_json(st.trick),
@@ -250,10 +271,13 @@ def load_state(data: dict[str, Any]) -> State:
         )
         st.phase = PHASE_IDS[data["phase"]]
         st.turn = int(data["turn"])
-        st.hands = tuple(tuple(CODE_TO_ID[c] for c in hand) for hand in data["hands"])
+        hands = [tuple(CODE_TO_ID[c] for c in hand) for hand in data["hands"]]
         st.bids = tuple(int(x) for x in data["bids"])
         st.won = tuple(int(x) for x in data["won"])
         st.trick = _trick_load(data["trick"])
+        for seat, card in st.trick:  # back into the hand it came from (see State.hands)
+            hands[seat] = tuple(sorted((*hands[seat], card)))
+        st.hands = tuple(hands)
         st.done = tuple((int(winner), _trick_load(trick)) for winner, trick in data["done"])
         st.ready = int(data["ready"])
         last = data["last_round"]

@@ -6,7 +6,7 @@ from collections import Counter
 
 from ..base import JSON
 from .cards import BLIND_ROUND, CARDS_PER_ROUND, CODES, ROUNDS
-from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Trick
+from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Trick, hands_now
 
 
 def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
@@ -17,15 +17,14 @@ def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
     phase = state.phase
     blind = r == BLIND_ROUND
     playing = seat is not None and tab.lives[seat] > 0
+    hands = hands_now(state)
     hand: list[str] = []
     blind_cards: list[str | None] | None = None
     if blind and phase in (REVEAL, BID):
         # PT-31, PT-47, PT-48: the others' cards only, never one's own; nothing for spectators
-        blind_cards = [
-            CODES[h[0]] if playing and s != seat and h else None for s, h in enumerate(state.hands)
-        ]
+        blind_cards = [CODES[h[0]] if playing and s != seat and h else None for s, h in enumerate(hands)]
     elif playing and seat is not None:
-        hand = [CODES[c] for c in state.hands[seat]]
+        hand = [CODES[c] for c in hands[seat]]
     order = bid_order(state)
     view: JSON = {
         "seat": seat,
@@ -49,7 +48,7 @@ def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
         "tricks_won": list(state.won),
         "forbidden_bid": forbidden_bid(state),
         "hand": hand,
-        "hand_counts": [len(h) for h in state.hands],
+        "hand_counts": [len(h) for h in hands],
         "own_card_hidden": blind and playing and phase in (REVEAL, BID),
         "blind_cards": blind_cards,
         "current_trick": [{"seat": s, "card": CODES[c]} for s, c in state.trick],
@@ -80,7 +79,7 @@ def _tricks_json(done: tuple[tuple[int, Trick], ...]) -> list[JSON]:
 def all_cards(state: State) -> Counter[str]:
     """Every card of the game: hands, the current and completed tricks, the undealt stock."""
     found: Counter[str] = Counter(CODES[c] for c in state.tab.stock)
-    for hand in state.hands:
+    for hand in hands_now(state):
         found.update(CODES[c] for c in hand)
     found.update(CODES[c] for _, c in state.trick)
     for _, trick in state.done:
@@ -101,11 +100,11 @@ def visible_cards(state: State, seat: int | None) -> Counter[str]:
     if seat is None or not state.tab.lives[seat]:
         return seen
     if state.tab.round == BLIND_ROUND:
-        for s, hand in enumerate(state.hands):
+        for s, hand in enumerate(hands_now(state)):
             if s != seat:
                 seen.update(CODES[c] for c in hand)
     else:
-        seen.update(CODES[c] for c in state.hands[seat])
+        seen.update(CODES[c] for c in hands_now(state)[seat])
     return seen
 
 
