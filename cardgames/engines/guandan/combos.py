@@ -130,21 +130,30 @@ def classify(counts: list[int], level: int) -> set[Interp]:
         out.add((kind, rank, -1, size if kind == BOMB else KIND_SIZE[kind]))
     if size == 5:
         _full_houses(nat, present, wilds, level, out)
-        for top in range(5, 15):
-            ranks = window_ranks(top, 5)
-            if _fits(nat, present, ranks, 1, wilds):
-                out.add((STRAIGHT, ranks[-1], -1, 5))
-                for suit in range(4):
-                    if _flush_fits(counts, wc, ranks, suit, wilds):
-                        out.add((STRAIGHT_FLUSH, ranks[-1], suit, 5))
+        if len(present) == 5 - wilds:  # a straight has five different ranks
+            for ranks in _WINDOWS[STRAIGHT]:
+                if _fits(nat, present, ranks, 1, wilds):
+                    out.add((STRAIGHT, ranks[-1], -1, 5))
+                    for suit in range(4):
+                        if _flush_fits(counts, wc, ranks, suit, wilds):
+                            out.add((STRAIGHT_FLUSH, ranks[-1], suit, 5))
     if size == 6:
-        for kind, tops in ((TUBE, range(3, 15)), (PLATE, range(2, 15))):
-            length, per = SEQUENCES[kind]
-            for top in tops:
-                ranks = window_ranks(top, length)
-                if _fits(nat, present, ranks, per, wilds):
+        for kind in (TUBE, PLATE):
+            length = SEQUENCES[kind][0]
+            if len(present) > length:
+                continue
+            for ranks in _WINDOWS[kind]:
+                if _fits(nat, present, ranks, SEQUENCES[kind][1], wilds):
                     out.add((kind, ranks[-1], -1, 6))
     return out
+
+
+#: rank windows of each sequence kind, lowest first (ace low to ace high, GD-20)
+_WINDOWS: dict[int, list[list[int]]] = {
+    STRAIGHT: [window_ranks(top, 5) for top in range(5, 15)],
+    TUBE: [window_ranks(top, 3) for top in range(3, 15)],
+    PLATE: [window_ranks(top, 2) for top in range(2, 15)],
+}
 
 
 def _fits(nat: list[int], present: list[int], ranks: list[int], per: int, wilds: int) -> bool:
