@@ -15,7 +15,9 @@ Summary with rule IDs:
   (GD-47 … GD-56). Hidden hands, counts shown at ≤ 10 (GD-57 … GD-61). Timers GD-62 … GD-64.
 
 Actions (GD-66): ``{"type": "play", "cards": [...], "interp": {...}}`` (interp format: ``combos``;
-``interp`` may be left out when the cards have one reading), ``{"type": "pass"}``,
+``interp`` may be left out when the cards have one reading; ``legal_actions`` lists the cards in
+canonical order: rank 2 … A, within a rank ♠ ♥ ♣ ♦, then BJ, RJ; ``apply`` takes any order),
+``{"type": "pass"}``,
 ``{"type": "return", "card": "5S"}`` then ``{"type": "confirm"}``, ``{"type": "ready"}`` (the
 pause between deals: all four ready, or the table-wide ``next_deal`` timer, starts the next
 deal), and the server's ``{"type": "timeout", "timer": "turn" | "return" | "next_deal"}``.
