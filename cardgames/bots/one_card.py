@@ -183,18 +183,36 @@ class NormalBot(_HeuristicBot):
 
 
 class HardBot(_HeuristicBot):
-    """Every tip of OC-63, no beginner's moves, never forgets, always catches."""
+    """Every tip of OC-63, no beginner's moves, never forgets, always catches.
+
+    On top of the scorer, a one-lap lookahead: for each candidate card it deals the unseen cards
+    to the rivals (by their counts, keeping out the suit each last drew on), plays the rivals like
+    beginners (attack cards at once) until its own next turn, and adds the mean outcome: its hand
+    after that turn (a pending attack it cannot pass is drawn in full) or ``look_loss`` if a rival
+    goes out. The deals and the rivals' dice are shared by every candidate (common random numbers).
+    """
 
     level = "hard"
     forget = 0.0
     catch_chance = 1.0
     catch_delay = 1.2
     w_unreturnable = 3.0
-    w_lacks = 2.0
+    w_lacks = 4.0
     w_skip_short = 4.0
     w_jack_follow = 3.0
     w_exit = 5.0
     short = 2
+    w_look: ClassVar[float] = 1.0  # weight of the lookahead, in cards
+    look_loss: ClassVar[float] = 20.0  # a rival going out during the lap, in cards
+    look_samples: ClassVar[int] = 32
+    look_attack: ClassVar[float] = 1.0  # rivals' chance to start an attack they can
+
+    def _play(self, view: View, turn: list[Action], rng: random.Random) -> Action:
+        scores = [self._score(view, a) for a in turn]
+        if self.w_look and len(turn) > 1 and not view["attack"] and max(scores) < 1000.0:
+            look = _lookahead(view, turn, random.Random(rng.random()), self)
+            scores = [s + self.w_look * v for s, v in zip(scores, look, strict=True)]
+        return turn[max(range(len(turn)), key=scores.__getitem__)]
 
 
 # -- helpers -------------------------------------------------------------------------
@@ -215,3 +233,104 @@ def _unseen(view: View, rank: str) -> int:
 
 
 BOTS: dict[str, type[_OneCardBot]] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}
+
+
+# -- the hard bot's lookahead ----------------------------------------------------------
+DECK = tuple(r + s for s in SUITS for r in "A23456789TJQK")
+
+
+def _lookahead(view: View, plays: list[Action], rng: random.Random, bot: HardBot) -> list[float]:
+    """Mean outcome (minus my hand after my next turn) of each play, over sampled rival hands."""
+    n: int = view["players"]
+    me: int = view["seat"]
+    counts: list[int] = view["counts"]
+    top: str = view["top"]
+    lacks = view.get("lacks") or [None] * n
+    mine = set(view["hand"])
+    pool = [c for c in DECK if c not in mine and c != top]
+    played: dict[str, int] = view.get("played") or {}
+    for rank in ATTACK:  # the Ks and As face up are out of play (their suits are unknown)
+        gone = played.get(rank, 0) - (top[0] == rank)
+        if gone > 0:
+            drop = set(rng.sample([c for c in pool if c[0] == rank], gone))
+            pool = [c for c in pool if c not in drop]
+    totals = [0.0] * len(plays)
+    for _ in range(bot.look_samples):
+        rest = pool[:]
+        rng.shuffle(rest)
+        hands: list[list[str]] = [[] for _ in range(n)]
+        for p in range(n):
+            if p == me:
+                continue
+            lack = lacks[p]
+            take = [c for c in rest if c[1] != lack][: counts[p]] if lack else rest[: counts[p]]
+            if len(take) < counts[p]:
+                take = rest[: counts[p]]
+            taken = set(take)
+            rest = [c for c in rest if c not in taken]
+            hands[p] = take
+        seed = rng.random()
+        for i, action in enumerate(plays):
+            totals[i] += _lap(view, action, hands, rest, random.Random(seed), bot)
+    return [t / bot.look_samples for t in totals]
+
+
+def _lap(
+    view: View, action: Action, dealt: list[list[str]], stock: list[str], rng: random.Random, bot: HardBot
+) -> float:
+    """Play ``action``, then the rivals as beginners, up to and including my next turn."""
+    n: int = view["players"]
+    me: int = view["seat"]
+    card: str = action["card"]
+    mine = [c for c in view["hand"] if c != card]
+    hands = [h[:] for h in dealt]
+    top, suit = card, action.get("suit", card[1])
+    attack = view["attack"]["amount"] if view["attack"] else 0
+    direction: int = view["direction"]
+    turn, attack, direction = _effect(me, card, attack, direction, n)
+    drawn = 0
+    for _ in range(3 * n):
+        if turn == me:
+            break
+        hand = hands[turn]
+        if attack:
+            options = [c for c in hand if c[0] == top[0]]
+        else:
+            options = [c for c in hand if c[1] == suit or c[0] == top[0]]
+        if not options:
+            amount = attack or 1
+            hand.extend(stock[drawn : drawn + amount])
+            drawn += amount
+            attack = 0
+            turn = (turn + direction) % n
+            continue
+        attacks = [c for c in options if c[0] in ATTACK]
+        if attacks and (attack or rng.random() < bot.look_attack):
+            played = rng.choice(attacks)
+        else:
+            played = rng.choice([c for c in options if c[0] != "7"] or options)
+        hand.remove(played)
+        if not hand:
+            return -bot.look_loss
+        top = played
+        suit = rng.choice(SUITS) if played[0] == "7" else played[1]
+        turn, attack, direction = _effect(turn, played, attack, direction, n)
+    if attack:
+        can = any(c[0] == top[0] for c in mine)
+        return -float(len(mine) - 1 if can else len(mine) + attack)
+    can = any(c[1] == suit or c[0] == top[0] for c in mine)
+    return -float(len(mine) - 1 if can else len(mine) + 1)
+
+
+def _effect(seat: int, card: str, attack: int, direction: int, n: int) -> tuple[int, int, int]:
+    """The next seat, the attack and the direction after ``seat`` plays ``card`` (OC-23 – OC-27)."""
+    rank = card[0]
+    step = 1
+    if rank == "J":
+        step = 0 if n == 2 else 2
+    elif rank == "Q":
+        if n > 2:
+            direction = -direction
+    elif rank in ATTACK:
+        attack += ATTACK[rank]
+    return (seat + step * direction) % n, attack, direction

@@ -14,7 +14,7 @@ import pytest
 
 from cardgames.bots import get_bot
 from cardgames.bots.driver import play_game
-from cardgames.bots.one_card import BOTS, EasyBot, HardBot, NormalBot
+from cardgames.bots.one_card import BOTS, EasyBot, HardBot, NormalBot, _lookahead
 from cardgames.engines import get_engine
 from cardgames.engines.one_card.cards import ORDER
 
@@ -218,3 +218,40 @@ def test_hard_plays_its_seven_second_to_last_naming_the_last_cards_suit() -> Non
     """OC-63 tip 6: with 7♥ and 4♣ left, the 7 goes now and names ♣, so the last card can follow."""
     state = table([["7H", "4C"], ["5D", "6D", "8D"]], "9H", called=[0])
     assert ask("hard", state, 0) == {"type": "play", "card": "7H", "suit": "C"}
+
+
+# -- the hard bot's lookahead ------------------------------------------------------------------
+def _look(state: Any, seat: int, seed: int = 0) -> dict[str, float]:
+    view, legal = ENG.view(state, seat), ENG.legal_actions(state, seat)
+    plays = [a for a in legal if a["type"] == "play"]
+    values = _lookahead(view, plays, random.Random(seed), HardBot())
+    return {a["card"] + a.get("suit", ""): v for a, v in zip(plays, values, strict=True)}
+
+
+def test_lookahead_keeps_a_one_card_rival_on_a_suit_it_lacks() -> None:
+    """OC-63 tips 1 and 2 by search: the next player holds one card and drew on hearts; leaving
+    hearts active (2♥) keeps it from going out more often than leaving clubs (2♣)."""
+    hands = [["2H", "2C", "8D", "9S"], ["5D"], ["3S", "4S", "6S", "8S"], ["3D", "4D", "6D", "9D"]]
+    state = table(hands, "2S", lacks=["", "H", "", ""])
+    look = _look(state, 0)
+    assert look["2H"] > look["2C"]
+    assert ask("hard", state, 0) == {"type": "play", "card": "2H"}
+
+
+def test_lookahead_counts_a_draw_at_the_next_turn() -> None:
+    """A play that leaves no card to follow at the next turn is worth less than one that keeps a
+    card of the same rank and suit family: with 2♥ 2♣ 3♣, playing 3♣ keeps a 2 to follow a 2."""
+    hands = [["2H", "2C", "3C"], ["5D", "6D", "8D", "9D", "TD"], ["3S", "4S", "6S"], ["4D", "6H", "9H"]]
+    state = table(hands, "3H", stock=["JS", "QS", "TS", "9S", "8S"])
+    look = _look(state, 0, seed=1)
+    assert set(look) == {"2H", "3C"}
+    assert all(-4.0 <= v <= -1.0 or v == -HardBot.look_loss for v in look.values())
+
+
+def test_lookahead_is_deterministic_and_leaves_forced_moves_alone() -> None:
+    """Same seed, same values; a single legal card or a pending attack skips the search."""
+    hands = [["2H", "2C", "8D", "9S"], ["5D"], ["3S", "4S", "6S", "8S"], ["3D", "4D", "6D", "9D"]]
+    state = table(hands, "2S", lacks=["", "H", "", ""])
+    assert _look(state, 0, seed=5) == _look(state, 0, seed=5)
+    attacked = table([["KH", "KC", "2D"], ["5D", "6D"], ["3S"], ["4D"]], "KS", attack=2)
+    assert ask("hard", attacked, 0)["card"] in ("KH", "KC")  # type: ignore[index]
