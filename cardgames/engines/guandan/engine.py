@@ -31,6 +31,9 @@ from .views import all_cards, seat_view, visible_cards
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
 PASS: JSON = {"type": "pass"}
+#: (sorted card indices, level) -> the readings of those cards (``classify``), for ``apply``
+_READINGS: dict[tuple[tuple[int, ...], int], frozenset[Interp]] = {}
+_READINGS_LIMIT = 50_000
 
 
 class GuandanEngine(Engine):
@@ -206,15 +209,16 @@ class GuandanEngine(Engine):
     def _play_actions(self, state: State, seat: int) -> list[JSON]:
         table = self._table(state)
         plays = legal_plays(state["hands"][seat], state["level"], table)
-        wire: dict[Interp, JSON] = {}  # one interp dict per interpretation within this answer
+        # every dict, "cards" list and "interp" dict is fresh: callers may change what they get
         out: list[JSON] = [] if table is None else [dict(PASS)]
         append = out.append
         codes = CODES
+        last: Interp | None = None
+        w: JSON = {}
         for cards, interp in plays:
-            w = wire.get(interp)
-            if w is None:
-                w = wire[interp] = interp_to_wire(interp)
-            append({"type": "play", "cards": [codes[c] for c in cards], "interp": w})
+            if interp is not last:
+                last, w = interp, interp_to_wire(interp)
+            append({"type": "play", "cards": [codes[c] for c in cards], "interp": w.copy()})
         return out
 
     @staticmethod
@@ -238,7 +242,12 @@ class GuandanEngine(Engine):
         hand = state["hands"][seat]
         if any(counts[c] > hand[c] for c in cards):
             raise IllegalAction("illegal_play", "Those cards are not in your hand.")
-        readings = classify(counts, state["level"])
+        key = (tuple(cards), state["level"])
+        readings: frozenset[Interp] | set[Interp] | None = _READINGS.get(key)
+        if readings is None:
+            if len(_READINGS) > _READINGS_LIMIT:
+                _READINGS.clear()
+            readings = _READINGS[key] = frozenset(classify(counts, state["level"]))
         table = self._table(state)
         if table is not None:
             readings = {r for r in readings if beats(r, table, state["level"])}

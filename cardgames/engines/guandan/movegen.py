@@ -74,7 +74,7 @@ _GROUPS_LIMIT = 20_000  # small: every cached list is one more object for the ga
 class _Hand:
     """Per-call view of a hand: natural counts per rank, wildcards, and memoised groups."""
 
-    __slots__ = ("counts", "level", "nat", "wc", "wilds")
+    __slots__ = ("counts", "level", "masks", "nat", "wc", "wilds")
 
     def __init__(self, counts: list[int], level: int) -> None:
         self.counts = c = counts
@@ -83,6 +83,21 @@ class _Hand:
         self.wilds = c[wc]
         self.nat = nat = [c[i] + c[i + 1] + c[i + 2] + c[i + 3] for i in range(0, 52, 4)]
         nat[level] -= c[wc]  # the hearts of the level rank are wildcards, not naturals
+        self.masks: tuple[int, int, int] | None = None
+
+    def rank_masks(self) -> tuple[int, int, int]:
+        """Bit masks of the ranks held as at least 1, 2 and 3 natural cards."""
+        if self.masks is None:
+            m1 = m2 = m3 = 0
+            for r, n in enumerate(self.nat):
+                if n:
+                    m1 |= 1 << r
+                    if n > 1:
+                        m2 |= 1 << r
+                        if n > 2:
+                            m3 |= 1 << r
+            self.masks = (m1, m2, m3)
+        return self.masks
 
     def groups(self, rank: int, k: int, all_wild: bool) -> list[Group]:
         """Every way to make ``k`` cards of ``rank`` from naturals plus wildcards."""
@@ -147,9 +162,10 @@ def legal_plays(counts: list[int], level: int, table: Interp | None = None) -> l
 def _same_rank(kind: int, k: int) -> Generator:
     def gen(hand: _Hand, above: int, out: list[Play]) -> None:
         level, nat, wilds = hand.level, hand.nat, hand.wilds
+        power = _POWERS[level]
         for r in range(13):
             n = nat[r]
-            if (n == 0 and r != level) or n + wilds < k or rank_power(r, level) <= above:
+            if (n == 0 and r != level) or n + wilds < k or power[r] <= above:
                 continue
             # wildcards alone only as the level rank (GD-11, GD-T08)
             interp = (kind, r, -1, k)
@@ -157,7 +173,7 @@ def _same_rank(kind: int, k: int) -> Generator:
                 out.append((cards, interp))
         if k <= 2:  # jokers: singles and identical pairs only (GD-14)
             for card, rank in ((BJ, BJ_RANK), (RJ, RJ_RANK)):
-                if hand.counts[card] >= k and rank_power(rank, level) > above:
+                if hand.counts[card] >= k and power[rank] > above:
                     out.append(((card,) * k, (kind, rank, -1, k)))
 
     return gen
@@ -165,12 +181,16 @@ def _same_rank(kind: int, k: int) -> Generator:
 
 def _full_houses(hand: _Hand, above: int, out: list[Play]) -> None:
     """Triple plus a pair of another rank, or of two identical jokers (GD-16)."""
-    level, wilds = hand.level, hand.wilds
-    pairs: list[tuple[int, list[Group]]] = [(p, hand.groups(p, 2, p == level)) for p in range(13)]
-    pairs = [(p, g) for p, g in pairs if g]
+    level, wilds, nat = hand.level, hand.wilds, hand.nat
+    pairs = [
+        (p, hand.groups(p, 2, p == level))
+        for p in range(13)
+        if (nat[p] and nat[p] + wilds >= 2) or (p == level and wilds >= 2)
+    ]
     joker_pairs = [((c, c), 0) for c in (BJ, RJ) if hand.counts[c] == 2]
+    power = _POWERS[level]
     for t in range(13):
-        if rank_power(t, level) <= above:
+        if power[t] <= above or not nat[t] or nat[t] + wilds < 3:
             continue
         triples = hand.groups(t, 3, False)
         if not triples:
@@ -199,14 +219,17 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
     """Straights, tubes and plates (GD-17 … GD-20): ``length`` ranks of ``per`` cards each."""
 
     windows = [window_ranks(top, length) for top in range(first_top, 15)]
+    masks = [sum(1 << r for r in ranks) for ranks in windows]
 
     def gen(hand: _Hand, above: int, out: list[Play]) -> None:
         wilds = hand.wilds
-        nat = hand.nat
-        for ranks in windows:
+        held = hand.rank_masks()[:per]
+        for ranks, wmask in zip(windows, masks, strict=True):
             if ranks[-1] <= above:
                 continue
-            deficit = sum(max(0, per - nat[r]) for r in ranks)
+            deficit = 0  # cards missing on the window: per rank, per minus the naturals held
+            for m in held:
+                deficit += _POP[wmask & ~m]
             if deficit > wilds:
                 continue
             interp = (kind, ranks[-1], -1, per * length)
@@ -229,11 +252,12 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
 
 def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
     """Five-card straights (GD-17): per position a natural code or a wildcard."""
-    wilds, wc, c, nat = hand.wilds, hand.wc, hand.counts, hand.nat
-    for top_rank, _, order in _WINDOWS5:
+    wilds, wc, c = hand.wilds, hand.wc, hand.counts
+    m1 = hand.rank_masks()[0]
+    for top_rank, wmask, order in _WINDOWS5:
         if top_rank <= above:
             continue
-        if sum(1 for r in order if not nat[r]) > wilds:
+        if _POP[wmask & ~m1] > wilds:
             continue
         naturals = [[i for i in range(r * 4, r * 4 + 4) if c[i] and i != wc] for r in order]
         missing = [i for i, codes in enumerate(naturals) if not codes]
@@ -253,7 +277,7 @@ def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
 def _bombs(hand: _Hand, above: int, out: list[Play]) -> None:
     """N-bombs, straight flushes and the four-joker bomb stronger than ``above`` (GD-22, GD-32)."""
     level, counts, nat, wilds = hand.level, hand.counts, hand.nat, hand.wilds
-    for r in range(13):
+    for r in range(13) if max(nat) + wilds >= 4 else ():
         top = nat[r] + wilds
         for k in range(4, top + 1):
             interp = (BOMB, r, -1, k)
@@ -287,6 +311,8 @@ def _straight_flushes(hand: _Hand, above: int, out: list[Play]) -> None:
                     out.append((tuple(sorted(cards)), interp))
 
 
+#: single power of each rank index 0..14 (jokers 13, 14) at each level (``rank_power``)
+_POWERS = [[rank_power(r, level) for r in range(15)] for level in range(13)]
 #: bits set in every 13-bit rank mask
 _POP = [bin(m).count("1") for m in range(1 << 13)]
 #: five-card windows: (top rank index, rank bit mask, ranks in card order), ace low first (GD-20)
