@@ -19,7 +19,7 @@ from .state import (
     Trick,
     dump_state,
     load_state,
-    without_trick,
+    tricks_won,
 )
 from .views import all_cards, build_view, forbidden_bid, visible_cards
 
@@ -30,9 +30,10 @@ TABLE_TIMERS = ("reveal", "pause")
 # Speed (docs/performance.md): the wire actions are built once as templates and handed out as
 # fresh copies (``dict.copy`` mapped in C), never shared; a trick grows by a shared one-play tuple.
 _copy = dict.copy
-_new_state = State.__new__
-_PLAY_ACTIONS: tuple[JSON, ...] = tuple({"type": "play", "card": code} for code in CODES)
+# a list, not a tuple: ``list.__getitem__`` is a plain builtin method, cheaper to map than a slot
+_PLAY_ACTIONS: list[JSON] = [{"type": "play", "card": code} for code in CODES]
 _play_action = _PLAY_ACTIONS.__getitem__
+_card_id = CODE_TO_ID.get
 _BID_ACTIONS: tuple[tuple[JSON, ...], ...] = tuple(
     tuple({"type": "bid", "k": k} for k in range(n + 1)) for n in range(max(CARDS_PER_ROUND) + 1)
 )
@@ -46,8 +47,8 @@ _BID_EVENTS: tuple[tuple[JSON, ...], ...] = tuple(
     tuple({"type": "bid", "seat": seat, "k": k} for k in range(max(CARDS_PER_ROUND) + 1))
     for seat in range(BIG_MAX)
 )
+_TRICK_EVENTS: tuple[JSON, ...] = tuple({"type": "trick", "winner": seat} for seat in range(BIG_MAX))
 _NO_BIDS: tuple[tuple[int, ...], ...] = tuple((-1,) * n for n in range(BIG_MAX + 1))
-_NO_TRICKS: tuple[tuple[int, ...], ...] = tuple((0,) * n for n in range(BIG_MAX + 1))
 #: _PLAYED[seat][card]: ``((seat, card),)``, what a trick grows by when ``seat`` plays ``card``
 _PLAYED: tuple[tuple[Trick, ...], ...] = tuple(
     tuple(((seat, card),) for card in range(len(CODES))) for seat in range(BIG_MAX)
@@ -63,8 +64,7 @@ class PuteoEngine(Engine):
     # -- the contract -----------------------------------------------------
     def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> State:
         cfg, start_round, lives, dealer = parse_options(num_players, seed, options)
-        st = _new_state(State)
-        st.last = None
+        st = State()
         self._deal(st, Table(cfg, start_round, dealer, lives, tuple(-1 if x else 0 for x in lives), ()))
         return st
 
@@ -74,19 +74,21 @@ class PuteoEngine(Engine):
             return [state.turn]
         if phase == OVER:
             return []
-        ready = state.ready
+        ready = state.tab.ready
         return [s for s in state.tab.live if not ready >> s & 1]
 
     def legal_actions(self, state: State, seat: int) -> list[JSON]:
         phase = state.phase
-        if phase < REVEAL and seat == state.turn and type(seat) is int:  # the hot path: one decider
+        # the hot path: the one seat to decide. ``is`` (a small int is one object) also rules out
+        # True, 1.0 and int subclasses, as ``check_seat`` does; any other seat takes the long way
+        if seat is state.turn and phase < REVEAL:
             if phase == PLAY:
                 hand = state.hands[seat]
                 if state.tab.big:  # two equal cards (big mode) are one action; hands are sorted
-                    return list(map(_copy, map(_play_action, dict.fromkeys(hand))))
-                return list(map(_copy, map(_play_action, hand)))
+                    return [*map(_copy, map(_play_action, dict.fromkeys(hand)))]
+                return [*map(_copy, map(_play_action, hand))]
             tab = state.tab
-            out = list(map(_copy, _BID_ACTIONS[tab.n_r]))
+            out = [*map(_copy, _BID_ACTIONS[tab.n_r])]
             if seat == tab.dealer:
                 forbidden = forbidden_bid(state)
                 if forbidden is not None:
@@ -94,7 +96,7 @@ class PuteoEngine(Engine):
             return out
         if type(seat) is not int or not 0 <= seat < len(state.hands):
             check_seat(len(state.hands), seat)
-        if phase != REVEAL or not state.tab.lives[seat] or state.ready >> seat & 1:
+        if phase != REVEAL or not state.tab.lives[seat] or state.tab.ready >> seat & 1:
             return []  # another seat's turn, or the game is over
         return [_copy(_READY_ACTION)]
 
@@ -105,21 +107,18 @@ class PuteoEngine(Engine):
         if kind == "play":
             # the hot path, inlined: every check of _apply_play passes (else it raises in order)
             card = action.get("card")
-            if state.phase == PLAY and seat == state.turn and type(seat) is int and type(card) is str:
-                cid = CODE_TO_ID.get(card, -1)
+            if seat is state.turn and state.phase == PLAY and type(card) is str:
+                cid = _card_id(card, -1)
                 if cid in state.hands[seat]:  # the seat to act: its hand is hands[seat]
                     tab = state.tab
                     trick = state.trick + _PLAYED[seat][cid]
                     events: list[JSON] = [_PLAY_EVENTS[seat][cid].copy()]
-                    new = _new_state(State)
+                    new = State()
                     new.tab = tab
                     new.phase = PLAY
                     new.hands = state.hands  # the trick's cards leave them when it closes
                     new.bids = state.bids
-                    new.won = state.won
                     new.done = state.done
-                    new.ready = state.ready
-                    new.last = state.last
                     nxt = tab.nxt[seat]
                     if nxt != trick[0][0]:
                         new.turn = nxt
@@ -129,31 +128,29 @@ class PuteoEngine(Engine):
                     return new, events
             return self._apply_play(state, seat, action)
         if kind == "bid":
-            # the hot path, inlined: a valid bid that is not the dealer's (the last of the round)
+            # the hot path, inlined: every check of _apply_bid passes (else it raises in order)
             k = action.get("k")
             tab = state.tab
-            if (
-                state.phase == BID
-                and seat == state.turn
-                and seat != tab.dealer
-                and type(seat) is int
-                and type(k) is int
-                and 0 <= k <= tab.n_r
-            ):
+            if seat is state.turn and state.phase == BID and type(k) is int and 0 <= k <= tab.n_r:
+                if tab.last is not None:  # the first bid of a round ends the pause (PT-44)
+                    tab = tab.copy()
+                    tab.last = None
                 bids = list(state.bids)
                 bids[seat] = k
-                new = _new_state(State)
+                new = State()
                 new.tab = tab
-                new.phase = BID
-                new.turn = tab.nxt[seat]
                 new.hands = state.hands
                 new.bids = tuple(bids)
-                new.won = state.won
                 new.trick = state.trick
                 new.done = state.done
-                new.ready = state.ready
-                new.last = None  # the first bid of a round ends the pause (PT-44)
-                return new, [_BID_EVENTS[seat][k].copy()]
+                events = [_BID_EVENTS[seat][k].copy()]
+                if seat != tab.dealer:
+                    new.phase = BID
+                    new.turn = tab.nxt[seat]
+                    return new, events
+                if k != forbidden_bid(state):  # the dealer bids last, then the play starts
+                    self._start_play(new, events)
+                    return new, events
             return self._apply_bid(state, seat, action)
         if kind == "ready":
             return self._apply_ready(state, seat)
@@ -170,8 +167,9 @@ class PuteoEngine(Engine):
         return view
 
     def timers(self, state: State) -> list[JSON]:
-        if state.last is not None:  # PT-44, PT-45: the pause runs first, the next deadline after it
-            timer_id = f"pause:{state.last[0]}"
+        last = state.tab.last
+        if last is not None:  # PT-44, PT-45: the pause runs first, the next deadline after it
+            timer_id = f"pause:{last[0]}"
             return [{"id": timer_id, "name": "pause", "seat": None, "seconds": PAUSE_SECONDS}]
         phase = state.phase
         if phase in (BID, PLAY):
@@ -262,7 +260,9 @@ class PuteoEngine(Engine):
                 "forbidden_bid", f"The dealer may not bid {k}: the bids would add up to {n_r}."
             )
         new = state.clone()
-        new.last = None  # the first bid of a round ends the pause (PT-44)
+        if state.tab.last is not None:  # the first bid of a round ends the pause (PT-44)
+            new.tab = state.tab.copy()
+            new.tab.last = None
         events: list[JSON] = []
         self._bid(new, seat, k, events)
         return new, events
@@ -274,12 +274,13 @@ class PuteoEngine(Engine):
             self._wrong_phase(state, "ready")
         if not state.tab.lives[seat]:
             raise IllegalAction("not_your_turn", "Eliminated players only watch.")
-        if state.ready >> seat & 1:
+        if state.tab.ready >> seat & 1:
             raise IllegalAction("already_ready", "You are already ready.")
         new = state.clone()
-        new.ready = state.ready | 1 << seat
+        new.tab = state.tab.copy()
+        new.tab.ready |= 1 << seat
         events: list[JSON] = [{"type": "ready", "seat": seat}]
-        if new.ready == new.tab.live_mask:
+        if new.tab.ready == new.tab.live_mask:
             self._open_bidding(new, events)
         return new, events
 
@@ -302,7 +303,8 @@ class PuteoEngine(Engine):
         new = state.clone()
         events: list[JSON] = [{"type": "timeout", "timer": timer, "seat": seat}]
         if timer == "pause":
-            new.last = None  # the next round is already dealt: its own deadlines start now
+            new.tab = state.tab.copy()
+            new.tab.last = None  # the next round is already dealt: its own deadlines start now
         elif timer == "reveal":
             self._open_bidding(new, events)
         elif state.phase == BID:  # PT-41: bid 0, or 1 if 0 is forbidden
@@ -339,13 +341,12 @@ class PuteoEngine(Engine):
                 hands[s] = tuple(sorted(hand))
                 pos = end
         tab.stock = tuple(order[pos:])
+        tab.ready = 0
         st.tab = tab
         st.hands = tuple(hands)
         st.bids = _NO_BIDS[n]
-        st.won = _NO_TRICKS[n]
         st.trick = ()
         st.done = ()
-        st.ready = 0
         if tab.round == BLIND_ROUND:
             st.phase = REVEAL  # PT-31: the reveal comes before bidding
             st.turn = -1
@@ -355,8 +356,9 @@ class PuteoEngine(Engine):
 
     def _open_bidding(self, st: State, events: list[JSON]) -> None:
         """PT-T08: after the reveal, bidding opens with the seat after the dealer."""
-        st.ready = 0
-        st.last = None
+        st.tab = st.tab.copy()
+        st.tab.ready = 0
+        st.tab.last = None
         st.phase = BID
         st.turn = st.tab.nxt[st.tab.dealer]
         events.append({"type": "bidding_opens", "turn": st.turn})
@@ -369,6 +371,10 @@ class PuteoEngine(Engine):
         if seat != st.tab.dealer:
             st.turn = st.tab.nxt[seat]
             return
+        self._start_play(st, events)
+
+    def _start_play(self, st: State, events: list[JSON]) -> None:
+        """The dealer has bid (the last bid of the round): the play starts."""
         st.phase = PLAY
         st.turn = st.tab.nxt[st.tab.nxt[st.tab.dealer]]  # PT-18, PT-19
         if st.tab.round == BLIND_ROUND:  # PT-34: the cards are played automatically in trick order
@@ -393,14 +399,19 @@ class PuteoEngine(Engine):
         for s, c in trick:
             if c >> 2 > best:
                 winner, best = s, c >> 2
-        won = list(st.won)
-        won[winner] += 1
-        st.won = tuple(won)
+        hands = list(st.hands)
+        for seat, card in trick:  # without_trick, inlined
+            hand = hands[seat]
+            if hand[0] == card:
+                hands[seat] = hand[1:]
+            else:
+                i = hand.index(card)
+                hands[seat] = hand[:i] + hand[i + 1 :]
+        st.hands = tuple(hands)
         st.done = st.done + ((winner, trick),)  # noqa: RUF005
         st.trick = ()
-        st.hands = without_trick(st.hands, trick)
-        events.append({"type": "trick", "winner": winner})
-        if st.hands[winner]:
+        events.append(_TRICK_EVENTS[winner].copy())
+        if hands[winner]:
             st.turn = winner  # PT-29
         else:
             self._end_round(st, events)
@@ -409,7 +420,7 @@ class PuteoEngine(Engine):
         """PT-35–PT-38: exact bids are safe, any miss costs one life; elimination; game end."""
         tab = st.tab
         bids = st.bids
-        won = st.won
+        won = tricks_won(st)
         lost = [s for s in tab.live if bids[s] != won[s]]  # live seats, ascending
         out: list[int] = []
         fresh = False  # is ``tab`` a new table that no other state shares?
@@ -446,8 +457,8 @@ class PuteoEngine(Engine):
             tab.dealer = dealer
         else:
             tab = tab.with_round(round_no, dealer, ())
+        tab.last = last
         self._deal(st, tab)
-        st.last = last
         events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
 
     # -- helpers -----------------------------------------------------------

@@ -1,8 +1,10 @@
 """The El Puteo state: small, immutable-by-convention, cheap to copy.
 
-A ``State`` holds tuples and ints only. ``apply`` makes one shallow ``clone`` and replaces
-the fields that change, so unchanged tuples (hands of other seats, the undealt stock, the
-completed tricks) are shared between successive states and never copied.
+A ``State`` holds seven fields: the ones a bid or a card changes, and a ``Table`` holding what
+changes at most a few times a round (round, dealer, lives, the pause, the reveal's ready votes),
+shared by the states of the round. ``apply`` builds one new ``State`` and replaces the fields
+that change, so unchanged tuples (hands, the undealt stock, the completed tricks) are shared
+between successive states and never copied. Tricks won are counted from the completed tricks.
 """
 
 from __future__ import annotations
@@ -53,9 +55,25 @@ class Config:
 
 
 class Table:
-    """The facts that change only between rounds (shared by every state of a round)."""
+    """The facts that change between rounds or at the few table-wide moments of a round (the
+    pause ends, a ready vote): shared by the states in between. Replaced, never mutated, once
+    a state holding it has left ``apply``."""
 
-    __slots__ = ("big", "cfg", "dealer", "elim", "live", "live_mask", "lives", "n_r", "nxt", "round", "stock")
+    __slots__ = (
+        "big",
+        "cfg",
+        "dealer",
+        "elim",
+        "last",
+        "live",
+        "live_mask",
+        "lives",
+        "n_r",
+        "nxt",
+        "ready",
+        "round",
+        "stock",
+    )
 
     cfg: Config
     round: int  # 1..9
@@ -68,6 +86,8 @@ class Table:
     nxt: tuple[int, ...]  # nxt[s]: the next live seat after s (derived from lives)
     live: tuple[int, ...]  # the live seats, ascending (derived)
     live_mask: int  # bit s set for each live seat s (derived)
+    last: LastRound | None  # set while the pause after a round runs (PT-44), else None
+    ready: int  # bit mask of seats that pressed "ready" in REVEAL
 
     def __init__(
         self,
@@ -86,6 +106,8 @@ class Table:
         self.lives = lives
         self.elim = elim
         self.stock = stock
+        self.last = None
+        self.ready = 0
         seating = _SEATINGS.get(lives)
         if seating is None:
             if len(_SEATINGS) >= 4096:
@@ -96,18 +118,29 @@ class Table:
 
     def with_round(self, round_no: int, dealer: int, stock: tuple[int, ...]) -> Table:
         """The same seating (lives unchanged) for another round, dealer or stock."""
-        new = Table.__new__(Table)
-        new.cfg = self.cfg
+        new = self.copy()
         new.round = round_no
         new.n_r = CARDS_PER_ROUND[round_no]
-        new.big = self.big
         new.dealer = dealer
+        new.stock = stock
+        return new
+
+    def copy(self) -> Table:
+        """A copy to change before any state holds it."""
+        new = Table.__new__(Table)
+        new.cfg = self.cfg
+        new.round = self.round
+        new.n_r = self.n_r
+        new.big = self.big
+        new.dealer = self.dealer
         new.lives = self.lives
         new.elim = self.elim
-        new.stock = stock
+        new.stock = self.stock
         new.nxt = self.nxt
         new.live = self.live
         new.live_mask = self.live_mask
+        new.last = self.last
+        new.ready = self.ready
         return new
 
 
@@ -118,11 +151,10 @@ _SEATINGS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...], int]] =
 class State:
     """One moment of a game. Never mutate a state that left ``apply``.
 
-    ``tab`` changes between rounds only; the other fields are replaced (never mutated) by the
-    ``apply`` that changes them, so a clone costs ten pointer copies.
+    Each field is replaced (never mutated) by the ``apply`` that changes it.
     """
 
-    __slots__ = ("bids", "done", "hands", "last", "phase", "ready", "tab", "trick", "turn", "won")
+    __slots__ = ("bids", "done", "hands", "phase", "tab", "trick", "turn")
 
     tab: Table
     phase: int
@@ -132,11 +164,8 @@ class State:
     # end of the trick does once; the seat to act has not played yet, its hand is ``hands[turn]``
     hands: tuple[tuple[int, ...], ...]
     bids: tuple[int, ...]  # -1: no bid (yet)
-    won: tuple[int, ...]  # tricks won this round
     trick: Trick  # the current trick
     done: tuple[tuple[int, Trick], ...]  # completed tricks of this round: (winner, trick)
-    ready: int  # bit mask of seats that pressed "ready" in REVEAL
-    last: LastRound | None  # set while the pause after a round runs (PT-44), else None
 
     def clone(self) -> State:
         new = State.__new__(State)
@@ -145,11 +174,8 @@ class State:
         new.turn = self.turn
         new.hands = self.hands
         new.bids = self.bids
-        new.won = self.won
         new.trick = self.trick
         new.done = self.done
-        new.ready = self.ready
-        new.last = self.last
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -159,6 +185,14 @@ class State:
 
     def __repr__(self) -> str:
         return f"<puteo State round={self.tab.round} phase={PHASE_NAMES[self.phase]} turn={self.turn}>"
+
+
+def tricks_won(st: State) -> tuple[int, ...]:
+    """Tricks won this round by each seat (PT-30), counted from the completed tricks."""
+    won = [0] * st.tab.cfg.n
+    for winner, _ in st.done:
+        won[winner] += 1
+    return tuple(won)
 
 
 def next_live_table(lives: tuple[int, ...]) -> tuple[int, ...]:
@@ -241,11 +275,11 @@ def dump_state(st: State) -> dict[str, Any]:
         "turn": st.turn,
         "hands": [[CODES[c] for c in hand] for hand in hands_now(st)],
         "bids": list(st.bids),
-        "won": list(st.won),
+        "won": list(tricks_won(st)),
         "trick": _trick_json(st.trick),
         "done": [[winner, _trick_json(trick)] for winner, trick in st.done],
-        "ready": st.ready,
-        "last_round": None if st.last is None else _last_json(st.last),
+        "ready": tab.ready,
+        "last_round": None if tab.last is None else _last_json(tab.last),
     }
 
 
@@ -273,15 +307,17 @@ def load_state(data: dict[str, Any]) -> State:
         st.turn = int(data["turn"])
         hands = [tuple(CODE_TO_ID[c] for c in hand) for hand in data["hands"]]
         st.bids = tuple(int(x) for x in data["bids"])
-        st.won = tuple(int(x) for x in data["won"])
+        won = tuple(int(x) for x in data["won"])
         st.trick = _trick_load(data["trick"])
         for seat, card in st.trick:  # back into the hand it came from (see State.hands)
             hands[seat] = tuple(sorted((*hands[seat], card)))
         st.hands = tuple(hands)
         st.done = tuple((int(winner), _trick_load(trick)) for winner, trick in data["done"])
-        st.ready = int(data["ready"])
+        if won != tricks_won(st):  # not stored: counted from the completed tricks
+            raise ValueError(f"won {list(won)} does not match the completed tricks")
+        st.tab.ready = int(data["ready"])
         last = data["last_round"]
-        st.last = None if last is None else _last_load(last)
+        st.tab.last = None if last is None else _last_load(last)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
         raise ValueError(f"not a dumped El Puteo state: {err!r}") from err
     return st

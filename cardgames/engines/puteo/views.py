@@ -6,7 +6,7 @@ from collections import Counter
 
 from ..base import JSON
 from .cards import BLIND_ROUND, CARDS_PER_ROUND, CODES, ROUNDS
-from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Trick, hands_now
+from .state import BID, OVER, PHASE_NAMES, PLAY, REVEAL, State, Trick, hands_now, tricks_won
 
 
 def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
@@ -45,7 +45,7 @@ def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
         "alive": [life > 0 for life in tab.lives],
         "eliminated_in": [None if e < 0 else e for e in tab.elim],
         "bids": [None if b < 0 else b for b in state.bids],
-        "tricks_won": list(state.won),
+        "tricks_won": list(tricks_won(state)),
         "forbidden_bid": forbidden_bid(state),
         "hand": hand,
         "hand_counts": [len(h) for h in hands],
@@ -53,13 +53,13 @@ def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
         "blind_cards": blind_cards,
         "current_trick": [{"seat": s, "card": CODES[c]} for s, c in state.trick],
         "tricks": _tricks_json(state.done),
-        "ready": [s for s in range(cfg.n) if state.ready >> s & 1],
+        "ready": [s for s in range(cfg.n) if tab.ready >> s & 1],
         "turn_seconds": cfg.turn_seconds,
-        "pause": state.last is not None,
+        "pause": tab.last is not None,
         "last_round": None,
     }
-    if state.last is not None:  # PT-44: the result of the round just played, during the pause
-        round_no, bids, won, done, missed = state.last
+    if tab.last is not None:  # PT-44: the result of the round just played, during the pause
+        round_no, bids, won, done, missed = tab.last
         view["last_round"] = {
             "round": round_no,
             "bids": [None if b < 0 else b for b in bids],
@@ -68,7 +68,8 @@ def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
             "tricks": _tricks_json(done),
         }
     if phase == OVER:
-        view["missed"] = [s for s in order if state.bids[s] != state.won[s]]  # PT-35
+        won_now = tricks_won(state)
+        view["missed"] = [s for s in order if state.bids[s] != won_now[s]]  # PT-35
     return view
 
 
@@ -94,8 +95,8 @@ def visible_cards(state: State, seat: int | None) -> Counter[str]:
     seen: Counter[str] = Counter(CODES[c] for _, c in state.trick)
     for _, trick in state.done:
         seen.update(CODES[c] for _, c in trick)
-    if state.last is not None:  # the round just played, on show during the pause (PT-30, PT-44)
-        for _, trick in state.last[3]:
+    if state.tab.last is not None:  # the round just played, on show during the pause (PT-30, PT-44)
+        for _, trick in state.tab.last[3]:
             seen.update(CODES[c] for _, c in trick)
     if seat is None or not state.tab.lives[seat]:
         return seen
