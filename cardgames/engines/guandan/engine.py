@@ -17,6 +17,7 @@ from .flow import (
     State,
     active,
     clone,
+    clone_turn,
     end_deal,
     end_trick,
     finish_returns,
@@ -263,7 +264,7 @@ class GuandanEngine(Engine):
         return cards, next(iter(readings))
 
     def _play(self, state: State, seat: int, cards: list[int], interp: Interp) -> tuple[State, list[JSON]]:
-        new = clone(state)
+        new = clone_turn(state, seat)
         new["step"] += 1
         hand = new["hands"][seat]
         for c in cards:
@@ -280,7 +281,7 @@ class GuandanEngine(Engine):
             }
         ]
         if not any(hand):
-            new["finished"].append(seat)
+            new["finished"] = [*new["finished"], seat]
             events.append({"type": "finished", "seat": seat, "place": len(new["finished"])})
             if len(new["finished"]) == 3:
                 return self._end_deal(new, events)
@@ -290,13 +291,14 @@ class GuandanEngine(Engine):
     def _pass(self, state: State, seat: int) -> tuple[State, list[JSON]]:
         if state["last"] is None:
             raise IllegalAction("illegal_play", "The leader must play (GD-25).")
-        new = clone(state)
+        new = clone_turn(state)
         new["step"] += 1
         new["trick"].append([seat])
         new["passes"] += 1
         events: list[JSON] = [{"type": "passed", "seat": seat}]
         others = len(active(new)) - (0 if new["last"] in new["finished"] else 1)
         if new["passes"] >= others:
+            new["discard"] = list(new["discard"])
             end_trick(new)
             events.append({"type": "trick_won", "seat": state["last"], "leader": new["turn"]})
         else:
@@ -305,6 +307,8 @@ class GuandanEngine(Engine):
 
     def _end_deal(self, new: State, events: list[JSON]) -> tuple[State, list[JSON]]:
         before = list(new["levels"])
+        new["discard"] = list(new["discard"])
+        new["levels"] = list(new["levels"])
         end_deal(new)
         events.append({"type": "deal_over", "places": list(new["prev"]), "levels_before": before})
         if new["phase"] == "over":

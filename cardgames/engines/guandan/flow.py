@@ -45,6 +45,17 @@ def clone(state: State) -> State:
     return new
 
 
+def clone_turn(state: State, seat: int | None = None) -> State:
+    """A cheaper copy for a play (``seat``'s hand changes) or a pass: only the trick list and that
+    hand are new; the caller copies ``finished``, ``discard`` or ``levels`` before changing them."""
+    new = dict(state)
+    new["trick"] = list(state["trick"])
+    if seat is not None:
+        hands = new["hands"] = list(state["hands"])
+        hands[seat] = list(hands[seat])
+    return new
+
+
 def deck_for_deal(state: State) -> list[int]:
     """Cards of the next deal, top first.
 

@@ -74,16 +74,17 @@ _GROUPS_LIMIT = 20_000  # small: every cached list is one more object for the ga
 class _Hand:
     """Per-call view of a hand: natural counts per rank, wildcards, and memoised groups."""
 
-    __slots__ = ("counts", "level", "masks", "nat", "wc", "wilds")
+    __slots__ = ("bomb_plays", "counts", "level", "masks", "nat", "wc", "wilds")
 
-    def __init__(self, counts: list[int], level: int) -> None:
-        self.counts = c = counts
+    def __init__(self, counts: bytes, level: int) -> None:
+        self.counts = c = counts  # bytes: a snapshot, the caller may change its list later
         self.level = level
         self.wc = wc = level * 4 + 1
         self.wilds = c[wc]
-        self.nat = nat = [c[i] + c[i + 1] + c[i + 2] + c[i + 3] for i in range(0, 52, 4)]
+        self.nat = nat = list(map(sum, zip(c[0:52:4], c[1:52:4], c[2:52:4], c[3:52:4], strict=True)))
         nat[level] -= c[wc]  # the hearts of the level rank are wildcards, not naturals
         self.masks: tuple[int, int, int] | None = None
+        self.bomb_plays: list[tuple[int, Play]] | None = None  # every bomb with its strength
 
     def rank_masks(self) -> tuple[int, int, int]:
         """Bit masks of the ranks held as at least 1, 2 and 3 natural cards."""
@@ -125,25 +126,29 @@ class _Hand:
 
     def suit_masks(self) -> list[int]:
         """Per suit, a bit per rank held as a natural card (0 for a suit too short for a flush)."""
-        c = self.counts
+        held = self.counts[:52].translate(_NONZERO)  # 1 per card held (counts are 0..2)
         need = 5 - self.wilds
-        masks = [0, 0, 0, 0]
-        for suit in range(4):
-            row = c[suit:52:4]  # this suit's counts, rank by rank
-            if suit == 1:
-                row[self.level] = 0  # the wildcards are not natural hearts
-            if len(row) - row.count(0) < need:
-                continue  # cheap exit: most hands hold no straight flush at all
-            masks[suit] = sum(1 << r for r, n in enumerate(row) if n)
-        return masks
+        masks = [_ROW_MASKS[held[suit:52:4]] for suit in range(4)]  # rank by rank, one suit
+        masks[1] &= ~(1 << self.level)  # the wildcards are not natural hearts
+        return [m if _BEST5[m] >= need else 0 for m in masks]  # most hands hold no straight flush
 
 
 Generator = Callable[[_Hand, int, list[Play]], None]
 
+#: the hands asked about lately, by (counts as bytes, level): a seat's hand is asked about again
+#: at each of its turns until it plays, so its bombs are found once (a small, bounded memo)
+_HANDS: dict[tuple[bytes, int], _Hand] = {}
+_HANDS_LIMIT = 256
+
 
 def legal_plays(counts: list[int], level: int, table: Interp | None = None) -> list[Play]:
     """Every play of ``counts`` at ``level`` that may be led (table None) or that beats ``table``."""
-    hand = _Hand(counts, level)
+    key = (bytes(counts), level)
+    hand = _HANDS.get(key)
+    if hand is None:
+        if len(_HANDS) >= _HANDS_LIMIT:
+            _HANDS.clear()
+        hand = _HANDS[key] = _Hand(key[0], level)
     out: list[Play] = []
     if table is None:
         for kind in (SINGLE, PAIR, TRIPLE, FULL_HOUSE, STRAIGHT, TUBE, PLATE):
@@ -276,18 +281,30 @@ def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
 
 def _bombs(hand: _Hand, above: int, out: list[Play]) -> None:
     """N-bombs, straight flushes and the four-joker bomb stronger than ``above`` (GD-22, GD-32)."""
+    plays = hand.bomb_plays
+    if plays is None:
+        plays = hand.bomb_plays = _all_bombs(hand)
+    if plays:
+        out.extend([play for strength, play in plays if strength > above])
+
+
+def _all_bombs(hand: _Hand) -> list[tuple[int, Play]]:
+    """Every bomb of the hand with its strength (``bomb_strength``), in listing order."""
     level, counts, nat, wilds = hand.level, hand.counts, hand.nat, hand.wilds
+    out: list[tuple[int, Play]] = []
     for r in range(13) if max(nat) + wilds >= 4 else ():
         top = nat[r] + wilds
         for k in range(4, top + 1):
             interp = (BOMB, r, -1, k)
-            if bomb_strength(interp, level) <= above:
-                continue
+            strength = bomb_strength(interp, level)
             for cards, _ in hand.groups(r, k, False):
-                out.append((cards, interp))
-    _straight_flushes(hand, above, out)
-    if counts[BJ] == 2 and counts[RJ] == 2 and above < 11_000:
-        out.append(((BJ, BJ, RJ, RJ), (JOKER_BOMB, RJ_RANK, -1, 4)))
+                out.append((strength, (cards, interp)))
+    flushes: list[Play] = []
+    _straight_flushes(hand, -1, flushes)
+    out.extend([(bomb_strength(p[1], level), p) for p in flushes])
+    if counts[BJ] == 2 and counts[RJ] == 2:
+        out.append((11_000, ((BJ, BJ, RJ, RJ), (JOKER_BOMB, RJ_RANK, -1, 4))))
+    return out
 
 
 def _straight_flushes(hand: _Hand, above: int, out: list[Play]) -> None:
@@ -295,31 +312,39 @@ def _straight_flushes(hand: _Hand, above: int, out: list[Play]) -> None:
     masks = hand.suit_masks()
     if not any(masks):
         return
+    suits = [suit for suit in range(4) if masks[suit]]
     for top_rank, wmask, order in _WINDOWS5:
         if 5_500 + top_rank <= above:
             continue
-        for suit in range(4):
+        for suit in suits:
             held = wmask & masks[suit]
-            if 5 - _POP[held] > wilds:
+            missing = 5 - _POP[held]
+            if missing > wilds:
                 continue
             interp = (STRAIGHT_FLUSH, top_rank, suit, 5)
-            # each position: its natural card if held, or a wildcard
-            opts = [((r * 4 + suit,), (wc,)) if held >> r & 1 else ((wc,),) for r in order]
-            for combo in product(*opts):
-                cards = sum(combo, ())
-                if cards.count(wc) <= wilds:
-                    out.append((tuple(sorted(cards)), interp))
+            # each position: its natural card if held, or a wildcard; listed as product() did:
+            # by position in card order, the natural card before the wildcard
+            naturals = [r * 4 + suit if held >> r & 1 else -1 for r in order]
+            for combo in product(*[(n, wc) if n >= 0 else (wc,) for n in naturals]):
+                if combo.count(wc) <= wilds:
+                    out.append((tuple(sorted(combo)) if wilds else combo, interp))
 
 
 #: single power of each rank index 0..14 (jokers 13, 14) at each level (``rank_power``)
 _POWERS = [[rank_power(r, level) for r in range(15)] for level in range(13)]
 #: bits set in every 13-bit rank mask
 _POP = [bin(m).count("1") for m in range(1 << 13)]
+#: 13 bytes of 0/1 (one suit's cards held, rank by rank) -> the rank bit mask
+_ROW_MASKS = {bytes((m >> r) & 1 for r in range(13)): m for m in range(1 << 13)}
+_NONZERO = bytes([0] + [1] * 255)
 #: five-card windows: (top rank index, rank bit mask, ranks in card order), ace low first (GD-20)
 _WINDOWS5: list[tuple[int, int, list[int]]] = [
     (window_ranks(top, 5)[-1], sum(1 << r for r in window_ranks(top, 5)), sorted(window_ranks(top, 5)))
     for top in range(5, 15)
 ]
+
+#: per 13-bit rank mask: the most ranks it holds in one five-card window
+_BEST5 = [max(_POP[m & w] for _, w, _ in _WINDOWS5) for m in range(1 << 13)]
 
 
 _GENERATORS: dict[int, Generator] = {
