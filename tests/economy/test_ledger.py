@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from economy import ledger
 from economy.audit import audit_ledger, run_ledger_audit
@@ -131,16 +131,35 @@ def test_audit_reports_a_user_who_missed_the_welcome_grant(make_user) -> None:
     assert result.problems[0]["user"] == user.pk
 
 
-def test_on_sqlite_only_a_whole_database_flush_may_delete_ledger_rows(make_user) -> None:
-    if connection.vendor != "sqlite":
-        pytest.skip("PostgreSQL wipes with TRUNCATE, which row triggers do not see")
+def test_only_a_whole_database_wipe_may_delete_ledger_rows(make_user) -> None:
+    """Row DELETEs are refused; the one way out is a whole-database wipe (test teardown, flush).
+
+    SQLite: our flush opens ``ledger_wipe_allowed``. PostgreSQL: teardown uses TRUNCATE,
+    which row triggers do not see, and ``ledger_wipe_allowed`` opens nothing.
+    """
     from economy.db import ledger_wipe_allowed
 
     make_user()
-    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("DELETE FROM economy_entry")
-    with ledger_wipe_allowed(), connection.cursor() as cursor:
+    if connection.vendor == "sqlite":
+        with ledger_wipe_allowed(), connection.cursor() as cursor:
+            cursor.execute("DELETE FROM economy_entry")
+        assert Entry.objects.count() == 0
+        with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("DELETE FROM economy_transfer")  # the permission ended with the block
+        return
+    with (
+        pytest.raises(DatabaseError),
+        transaction.atomic(),
+        ledger_wipe_allowed(),
+        connection.cursor() as cursor,
+    ):
         cursor.execute("DELETE FROM economy_entry")
-    assert Entry.objects.count() == 0
-    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("DELETE FROM economy_transfer")  # the permission ended with the block
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # fire the grant's deferred checks first
+            cursor.execute("TRUNCATE economy_entry, economy_transfer CASCADE")
+        assert Entry.objects.count() == 0
+        transaction.set_rollback(True)
+    assert Entry.objects.count() > 0
