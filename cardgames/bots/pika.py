@@ -22,7 +22,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardgames.engines.pika.cards import BLACK, COLOUR, DRAW2, REVERSE, SKIP, VALUE, WILD, WILD4
+from cardgames.engines.pika import moves
+from cardgames.engines.pika.cards import (
+    BLACK,
+    CHAINABLE,
+    COLOUR,
+    COLOUR_BIT,
+    COLOURS,
+    DECK_COUNTS,
+    DRAW2,
+    PLAYABLE,
+    REVERSE,
+    SKIP,
+    VALUE,
+    WILD,
+    WILD4,
+)
+from cardgames.engines.pika.state import AFTER_DRAW, OVER, TURN, PikaState
 
 Action = dict[str, Any]
 View = dict[str, Any]
@@ -71,15 +87,21 @@ class NormalBot(EasyBot):
 
 
 class HardBot(EasyBot):
-    """Scores each move; ties broken at random."""
+    """Scores each move; ties broken at random. With a rival at one card, a search decides."""
 
     forget_pika = 0.0
+    search_below = 1  # search when some rival holds at most this many cards
+    search_moves = 8  # the best-scored moves the search compares
+    rollouts = 320  # rollouts per decision, shared among the compared moves (same deals for each)
 
     def pick(self, view: View, moves: list[Action], rng: random.Random) -> Action:
         if len(moves) == 1:
             return moves[0]
         table = _Table(view)
-        return max(moves, key=lambda a: (table.score(a), rng.random()))
+        ranked = sorted(moves, key=lambda a: (table.score(a), rng.random()), reverse=True)
+        if table.danger > self.search_below:
+            return ranked[0]
+        return _search(view, ranked[: self.search_moves], self.rollouts, rng)
 
 
 class _Table:
@@ -191,6 +213,159 @@ class _Table:
     def _keep(self) -> float:
         """One more card in hand: worth it only for a card whose play scores worse."""
         return self.keep_value
+
+
+# -- the endgame search ------------------------------------------------------------------------
+# Information-set Monte Carlo: deal the unseen cards again consistently with the view (hand counts,
+# a colour a rival drew on is mostly absent from its hand), play each compared move on the same
+# deals, and roll out to the end with easy's exact policy for the rivals and a quick hard-like
+# rule for the bot itself, on the engine's own transition functions (a private state the bot
+# builds; it never sees the real one).
+_KEEP_DREW_ON = 0.3  # chance a card of a colour its holder drew on is dealt to it all the same
+_RIVAL_FORGETS = 0.2  # easy's missed Pika calls, in rollouts
+_MAX_STEPS = 400
+
+
+def _search(view: View, candidates: list[Action], rollouts: int, rng: random.Random) -> Action:
+    """The candidate with the most rollout wins (shared firsts count a share)."""
+    me: int = view["seat"]
+    totals = [0.0] * len(candidates)
+    for _ in range(max(8, rollouts // len(candidates))):
+        base = _determinize(view, rng)
+        seed = rng.randrange(1 << 30)
+        for i, action in enumerate(candidates):
+            card = action.get("card")
+            if card is None:  # keep: the only other move offered with a choice
+                state = moves.keep(base, me)[0]
+            else:
+                state = moves.play(base, me, card, action.get("colour") or COLOUR[card])[0]
+            totals[i] += _rollout(state, me, random.Random(seed))
+    best = max(range(len(candidates)), key=lambda i: (totals[i], -i))  # ties: the better score
+    return candidates[best]
+
+
+def _determinize(view: View, rng: random.Random) -> PikaState:
+    """A full state consistent with ``view``: rivals' hands, stock and discard dealt at random."""
+    me: int = view["seat"]
+    hand: list[str] = view["hand"]
+    counts: list[int] = view["hand_counts"]
+    pool_count = DECK_COUNTS.copy()
+    pool_count.subtract(hand)
+    pool_count[view["top"]] -= 1
+    pool = list(pool_count.elements())
+    rng.shuffle(pool)
+    hands: list[tuple[str, ...]] = []
+    for seat, lacked in enumerate(view["drew_on"]):
+        if seat == me:
+            hands.append(tuple(hand))
+            continue
+        k = counts[seat]
+        got: list[str] = []
+        rest: list[str] = []
+        for card in pool:
+            if len(got) < k and (COLOUR[card] not in lacked or rng.random() < _KEEP_DREW_ON):
+                got.append(card)
+            else:
+                rest.append(card)
+        missing = k - len(got)
+        got += rest[:missing]
+        pool = rest[missing:]
+        hands.append(tuple(got))
+    st = PikaState.__new__(PikaState)
+    st.seed = rng.randrange(1 << 30)  # the reshuffles of this deal
+    st.turn_seconds = None
+    st.hands = tuple(hands)
+    stock_count: int = view["stock_count"]
+    st.stock = tuple(pool[:stock_count])
+    st.sp = 0
+    st.discard = (*pool[stock_count:], view["top"])
+    st.match = view["colour"] + VALUE[view["top"]]
+    st.stack = view["stack"]
+    st.direction = view["direction"]
+    st.turn = me
+    drawn_pos = view["drawn_pos"]
+    st.phase = TURN if drawn_pos is None else AFTER_DRAW
+    st.drawn = None if drawn_pos is None else hand[drawn_pos]
+    st.blocked = view["blocked_passes"]
+    st.rngc = 1
+    st.tserial = 1
+    st.pika = (0,) * len(counts)
+    st.pserial = 0
+    st.drew_on = tuple(sum(COLOUR_BIT[c] for c in lacked) for lacked in view["drew_on"])
+    return st
+
+
+def _rollout(st: PikaState, me: int, rng: random.Random) -> float:
+    """Play to the end: 1 for a win of ``me``, a share for a shared first, else 0."""
+    for _ in range(_MAX_STEPS):
+        if st.phase == OVER:
+            winners = moves.result(st)["winners"]
+            return 1.0 / len(winners) if me in winners else 0.0
+        if any(st.pika):
+            for seat, serial in enumerate(st.pika):
+                if serial:
+                    forgot = seat != me and rng.random() < _RIVAL_FORGETS
+                    st = (moves.pika_penalty if forgot else moves.call_pika)(st, seat)[0]
+            continue
+        seat = st.turn
+        move = _quick_move(st, seat, rng) if seat == me else _easy_move(st, seat, rng)
+        if move is not None:
+            st = moves.play(st, seat, move[0], move[1])[0]
+        elif st.phase == AFTER_DRAW:
+            st = moves.keep(st, seat)[0]
+        elif st.stack:
+            st = moves.take_stack(st, seat)[0]
+        else:
+            st = moves.draw(st, seat)[0]
+    return 0.0
+
+
+def _easy_move(st: PikaState, seat: int, rng: random.Random) -> tuple[str, str] | None:
+    """EasyBot's choice on a raw state: uniform over the legal actions (None: draw/take/keep)."""
+    if st.phase == AFTER_DRAW:
+        card: str = st.drawn  # type: ignore[assignment]
+        options = [(card, c) for c in COLOURS] if card in BLACK else [(card, COLOUR[card])]
+        i = rng.randrange(len(options) + 1)
+        return options[i] if i < len(options) else None
+    ok = CHAINABLE[st.match] if st.stack else PLAYABLE[st.match]
+    acts: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for card in st.hands[seat]:
+        if card in ok and card not in seen:
+            seen.add(card)
+            acts += [(card, c) for c in COLOURS] if card in BLACK else [(card, COLOUR[card])]
+    return acts[rng.randrange(len(acts))] if acts else None
+
+
+def _quick_move(st: PikaState, seat: int, rng: random.Random) -> tuple[str, str] | None:
+    """A fast hard-like rule for the searching bot in its rollouts."""
+    hand = st.hands[seat]
+    held = dict.fromkeys(COLOURS, 0)
+    for card in hand:
+        if COLOUR[card]:
+            held[COLOUR[card]] += 1
+    most = max(COLOURS, key=lambda c: (held[c], rng.random()))
+    if st.phase == AFTER_DRAW:
+        card = st.drawn  # type: ignore[assignment]
+        return None if card in BLACK else (card, COLOUR[card])
+    ok = CHAINABLE[st.match] if st.stack else PLAYABLE[st.match]
+    options = [card for card in hand if card in ok]
+    if not options:
+        return None
+    if st.stack:  # the cheaper chaining card first
+        card = min(options, key=lambda c: c == WILD4)
+        return card, COLOUR[card] or most
+    if len(hand) == 1:
+        return options[0], COLOUR[options[0]] or most
+
+    def worth(card: str) -> float:
+        if card in BLACK:
+            return held[most] - (30.0 if card == WILD4 else 15.0)
+        colour = COLOUR[card]
+        return held[colour] + 2.0 * (held[colour] > 1) - 2.5 * (VALUE[card] == DRAW2) + rng.random() / 10
+
+    card = max(options, key=worth)
+    return card, COLOUR[card] or most
 
 
 BOTS: dict[str, type[EasyBot]] = {"easy": EasyBot, "normal": NormalBot, "hard": HardBot}

@@ -11,7 +11,7 @@ import pytest
 
 from cardgames.bots import get_bot
 from cardgames.bots.driver import play_game
-from cardgames.bots.pika import BOTS, NormalBot
+from cardgames.bots.pika import BOTS, HardBot, NormalBot, _determinize, _easy_move, _rollout
 from cardgames.engines import get_engine
 
 ENG = get_engine("pika")
@@ -159,6 +159,59 @@ def test_hard_uses_what_a_rival_drew_on() -> None:
         {**ENG.dump(state), "drew_on": ["", "G"], "hands": [["W", "G4", "B1", "Y2"], ["B5", "Y6"]]}
     )
     assert choice("hard", state, 0) == {"type": "play", "card": "W", "colour": "G"}
+
+
+# -- hard: the endgame search -------------------------------------------------------------------
+def endgame() -> Any:
+    """Seat 0 to play on Y7 with three sensible moves; seat 2 holds one card, seat 1 drew on green."""
+    state = deal(
+        [["Y5", "BR", "YS", "W"], ["G1", "G2", "G3", "G4", "B9", "R8"], ["Y2"], ["R1", "R2"]],
+        "Y7",
+        ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8"],
+    )
+    return ENG.load({**ENG.dump(state), "discard": ["G9", "YR"], "colour": "Y", "drew_on": ["", "G", "", ""]})
+
+
+def test_hard_search_deals_the_hidden_cards_consistently_with_the_view() -> None:
+    # given: a real game some twenty easy moves in
+    state = ENG.new_game(4, seed=3, options={"turn_seconds": None})
+    bots, rng = [get_bot("pika", "easy") for _ in range(4)], random.Random(3)
+    for _ in range(20):
+        seat = ENG.to_act(state)[0]
+        action = bots[seat].choose(ENG.view(state, seat), ENG.legal_actions(state, seat), rng)
+        state = ENG.apply(state, seat, action or {"type": "timeout", "timer": "pika"})[0]
+    seat = state.turn
+    view = ENG.view(state, seat)
+    for _ in range(50):
+        st = _determinize(view, rng)
+        assert [len(h) for h in st.hands] == view["hand_counts"] and list(st.hands[seat]) == view["hand"]
+        assert st.discard[-1] == view["top"] and st.match[0] == view["colour"] and st.stack == view["stack"]
+        assert len(st.stock) == view["stock_count"] and len(st.discard) == view["discard_count"]
+        assert ENG.all_cards(st) == ENG.all_cards(state)  # the whole deck
+    # a colour a rival drew on is rarely dealt to it
+    view = ENG.view(endgame(), 0)
+    assert _determinize(view, rng).drew_on == (0, 4, 0, 0)  # green's bit, as the view shows
+    greens = sum(sum(c[0] == "G" for c in _determinize(view, rng).hands[1]) for _ in range(200))
+    assert greens / 200 < 1.0
+
+
+def test_hard_searches_when_a_rival_holds_one_card_and_stays_deterministic() -> None:
+    state = endgame()
+    view, legal = ENG.view(state, 0), ENG.legal_actions(state, 0)
+    answers = [HardBot().choose(view, legal, random.Random(seed)) for seed in range(3)]
+    assert all(a in legal for a in answers)
+    assert answers == [HardBot().choose(view, legal, random.Random(seed)) for seed in range(3)]
+    # black cards stay in hand while coloured cards fit, with or without the search
+    assert all(a is not None and a["card"] != "W" for a in answers)
+
+
+def test_search_rollouts_end_and_model_easy_exactly() -> None:
+    view = ENG.view(endgame(), 0)
+    rng = random.Random(2)
+    st = _determinize(view, rng)
+    assert _easy_move(st, 0, rng) in {("Y5", "Y"), ("BR", "B"), ("YS", "Y")} | {("W", c) for c in "RYGB"}
+    results = [_rollout(_determinize(view, rng), 0, random.Random(i)) for i in range(40)]
+    assert all(0.0 <= r <= 1.0 for r in results) and 0 < sum(results) < 40
 
 
 # -- normal ----------------------------------------------------------------------------------------
