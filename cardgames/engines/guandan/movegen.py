@@ -74,7 +74,7 @@ _GROUPS_LIMIT = 20_000  # small: every cached list is one more object for the ga
 class _Hand:
     """Per-call view of a hand: natural counts per rank, wildcards, and memoised groups."""
 
-    __slots__ = ("bomb_plays", "counts", "level", "masks", "nat", "wc", "wilds")
+    __slots__ = ("bomb_plays", "counts", "level", "masks", "nat", "same_rank", "wc", "wilds")
 
     def __init__(self, counts: bytes, level: int) -> None:
         self.counts = c = counts  # bytes: a snapshot, the caller may change its list later
@@ -85,6 +85,7 @@ class _Hand:
         nat[level] -= c[wc]  # the hearts of the level rank are wildcards, not naturals
         self.masks: tuple[int, int, int] | None = None
         self.bomb_plays: list[tuple[int, Play]] | None = None  # every bomb with its strength
+        self.same_rank: dict[int, list[tuple[int, Play]]] = {}  # kind -> plays with their power
 
     def rank_masks(self) -> tuple[int, int, int]:
         """Bit masks of the ranks held as at least 1, 2 and 3 natural cards."""
@@ -155,8 +156,19 @@ def legal_plays(counts: list[int], level: int, table: Interp | None = None) -> l
             _GENERATORS[kind](hand, -1, out)
         _bombs(hand, -1, out)
         return out
-    if table[0] < BOMB:
-        _GENERATORS[table[0]](hand, main_power(table, level), out)
+    kind = table[0]
+    if kind <= TRIPLE:  # the commonest follows: every play of the kind once per hand, then filter
+        above = main_power(table, level)
+        plays = hand.same_rank.get(kind)
+        if plays is None:
+            found: list[Play] = []
+            _GENERATORS[kind](hand, -1, found)
+            power = _POWERS[level]
+            plays = hand.same_rank[kind] = [(power[p[1][1]], p) for p in found]
+        out = [play for p, play in plays if p > above]
+        _bombs(hand, -1, out)
+    elif kind < BOMB:
+        _GENERATORS[kind](hand, main_power(table, level), out)
         _bombs(hand, -1, out)
     else:
         _bombs(hand, bomb_strength(table, level), out)
