@@ -35,6 +35,9 @@ PASS: JSON = {"type": "pass"}
 #: (sorted card indices, level) -> the readings of those cards (``classify``), for ``apply``
 _READINGS: dict[tuple[tuple[int, ...], int], frozenset[Interp]] = {}
 _READINGS_LIMIT = 50_000
+#: the last ``legal_actions`` answer to a play phase: [state, seat, trick length, hand bytes, plays]
+#: (states never change after creation; the hand and trick are checked all the same)
+_LISTED: list[Any] = [None, -1, -1, b"", []]
 
 
 class GuandanEngine(Engine):
@@ -209,7 +212,9 @@ class GuandanEngine(Engine):
     # -- play (GD-24 … GD-30) -----------------------------------------------------------------
     def _play_actions(self, state: State, seat: int) -> list[JSON]:
         table = self._table(state)
-        plays = legal_plays(state["hands"][seat], state["level"], table)
+        hand = state["hands"][seat]
+        plays = legal_plays(hand, state["level"], table)
+        _LISTED[:] = (state, seat, len(state["trick"]), bytes(hand), plays)
         # every dict, "cards" list and "interp" dict is fresh: callers may change what they get
         out: list[JSON] = [] if table is None else [dict(PASS)]
         append = out.append
@@ -237,6 +242,17 @@ class GuandanEngine(Engine):
         if not isinstance(raw, list) or not raw or any(not isinstance(c, str) or c not in INDEX for c in raw):
             raise IllegalAction("bad_action", "A play names a non-empty list of card codes.")
         cards = sorted(INDEX[c] for c in raw)
+        listed = _LISTED
+        if (
+            listed[0] is state
+            and listed[1] == seat
+            and "interp" in action
+            and listed[2] == len(state["trick"])
+            and listed[3] == bytes(state["hands"][seat])
+        ):  # the answer of the last ``legal_actions``, for this very state: a lookup is enough
+            interp = interp_from_wire(action["interp"])
+            if interp is not None and (tuple(cards), interp) in listed[4]:
+                return cards, interp
         counts = [0] * NUM_CODES
         for c in cards:
             counts[c] += 1
