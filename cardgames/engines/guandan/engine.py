@@ -32,9 +32,6 @@ from .views import all_cards, seat_view, visible_cards
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
 PASS: JSON = {"type": "pass"}
-#: (sorted card indices, level) -> the readings of those cards (``classify``), for ``apply``
-_READINGS: dict[tuple[tuple[int, ...], int], frozenset[Interp]] = {}
-_READINGS_LIMIT = 50_000
 #: the last ``legal_actions`` answer to a play phase: [state, seat, trick length, hand bytes, plays]
 #: (states never change after creation; the hand and trick are checked all the same)
 _LISTED: list[Any] = [None, -1, -1, b"", []]
@@ -259,12 +256,7 @@ class GuandanEngine(Engine):
         hand = state["hands"][seat]
         if any(counts[c] > hand[c] for c in cards):
             raise IllegalAction("illegal_play", "Those cards are not in your hand.")
-        key = (tuple(cards), state["level"])
-        readings: frozenset[Interp] | set[Interp] | None = _READINGS.get(key)
-        if readings is None:
-            if len(_READINGS) > _READINGS_LIMIT:
-                _READINGS.clear()
-            readings = _READINGS[key] = frozenset(classify(counts, state["level"]))
+        readings = classify(counts, state["level"])
         table = self._table(state)
         if table is not None:
             readings = {r for r in readings if beats(r, table, state["level"])}

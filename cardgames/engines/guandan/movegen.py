@@ -139,7 +139,7 @@ Generator = Callable[[_Hand, int, list[Play]], None]
 #: the hands asked about lately, by (counts as bytes, level): a seat's hand is asked about again
 #: at each of its turns until it plays, so its bombs are found once (a small, bounded memo)
 _HANDS: dict[tuple[bytes, int], _Hand] = {}
-_HANDS_LIMIT = 256
+_HANDS_LIMIT = 16
 
 
 def legal_plays(counts: list[int], level: int, table: Interp | None = None) -> list[Play]:
