@@ -32,9 +32,9 @@ from .views import all_cards, seat_view, visible_cards
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
 PASS: JSON = {"type": "pass"}
-#: the last ``legal_actions`` answer to a play phase: [state, seat, trick length, hand bytes, plays]
-#: (states never change after creation; the hand and trick are checked all the same)
-_LISTED: list[Any] = [None, -1, -1, b"", []]
+#: the last play-phase ``legal_actions``: (state, seat, trick length, hand bytes, plays), one tuple
+#: swapped whole; states never change after creation, the hand and trick are checked all the same
+_LISTED: list[tuple[Any, int, int, bytes, list[Any]]] = [(None, -1, -1, b"", [])]
 
 
 class GuandanEngine(Engine):
@@ -211,7 +211,7 @@ class GuandanEngine(Engine):
         table = self._table(state)
         hand = state["hands"][seat]
         plays = legal_plays(hand, state["level"], table)
-        _LISTED[:] = (state, seat, len(state["trick"]), bytes(hand), plays)
+        _LISTED[0] = (state, seat, len(state["trick"]), bytes(hand), plays)
         # every dict, "cards" list and "interp" dict is fresh: callers may change what they get
         out: list[JSON] = [] if table is None else [dict(PASS)]
         append = out.append
@@ -239,7 +239,7 @@ class GuandanEngine(Engine):
         if not isinstance(raw, list) or not raw or any(not isinstance(c, str) or c not in INDEX for c in raw):
             raise IllegalAction("bad_action", "A play names a non-empty list of card codes.")
         cards = sorted(INDEX[c] for c in raw)
-        listed = _LISTED
+        listed = _LISTED[0]
         if (
             listed[0] is state
             and listed[1] == seat
