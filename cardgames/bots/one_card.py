@@ -12,8 +12,9 @@ carries the public memory a careful player keeps: who last had to draw on which 
   turns are beginner moves.
 - **hard**: the same scorer with every tip and no beginner moves: leaves a suit the next
   player lacks (tip 1), J/Q against a short next player (tip 2), plays a K/A nobody can
-  return (tip 5, counting attack cards), a J with a follow-up ready at two players (tip 7).
-  A determinized Monte Carlo search was tried and did not pay (docs/bots.md).
+  return (tip 5, counting attack cards), a J with a follow-up ready at two players (tip 7);
+  plus a one-lap lookahead over sampled rival hands (``_lookahead``: its hand after its next
+  turn, a rival going out). Full-game Monte Carlo playouts did not pay (docs/bots.md).
 
 Calls and catches follow PF-50: easy forgets the One Card call 20 % of the time and
 catches with probability 0.5, normal forgets 5 % and always catches, hard never forgets
