@@ -7,6 +7,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from django.test import Client
 
 from config.asgi import application
@@ -19,7 +20,9 @@ async def session_cookie_for(username: str) -> bytes:
         user = get_user_model().objects.create_user(username=username, password="mesa-verde-2026")
         client = Client()
         client.force_login(user)
-        return client.cookies[settings.SESSION_COOKIE_NAME].value
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+        connection.close()  # this worker thread's connection would outlive the test database
+        return cookie
 
     value = await sync_to_async(login)()
     return f"{settings.SESSION_COOKIE_NAME}={value}".encode()
