@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from ..base import JSON, Engine, IllegalAction, action_type, check_seat
 from .cards import ACE, CODES, INDEX, NUM_CODES, RANK_NAMES, card_power, level_number, parse_level
-from .combos import Interp, beats, classify, interp_from_wire, interp_to_wire
+from .combos import WIRES, Interp, beats, classify, interp_from_wire, interp_to_wire
 from .flow import (
     State,
     active,
@@ -210,17 +210,20 @@ class GuandanEngine(Engine):
     def _play_actions(self, state: State, seat: int) -> list[JSON]:
         table = self._table(state)
         hand = state["hands"][seat]
-        plays = legal_plays(hand, state["level"], table)
-        _LISTED[0] = (state, seat, len(state["trick"]), bytes(hand), plays)
+        key = bytes(hand)
+        plays = legal_plays(hand, state["level"], table, key)
+        _LISTED[0] = (state, seat, len(state["trick"]), key, plays)
         # every dict, "cards" list and "interp" dict is fresh: callers may change what they get
         out: list[JSON] = [] if table is None else [dict(PASS)]
         append = out.append
         codes = CODES
+        wires = WIRES  # shared templates: only ever copied here
         last: Interp | None = None
         w: JSON = {}
         for cards, interp in plays:
             if interp is not last:
-                last, w = interp, interp_to_wire(interp)
+                last = interp
+                w = wires.get(interp) or interp_to_wire(interp)
             append({"type": "play", "cards": [codes[c] for c in cards], "interp": w.copy()})
         return out
 

@@ -65,9 +65,9 @@ def _multisets(rank: int, quad: tuple[int, ...], m: int) -> list[tuple[int, ...]
     return out
 
 
-# Memo of groups: (rank, suit counts, k, wildcards held, wildcard code, all_wild) -> groups.
+# Memo of groups: (the rank's four counts, rank, k, wildcards held, level, all_wild) -> groups.
 # Groups are immutable tuples shared between calls; the memo is cleared if it ever grows large.
-_GROUPS: dict[tuple[int, tuple[int, ...], int, int, int, bool], list[Group]] = {}
+_GROUPS: dict[tuple[bytes, int, int, int, int, bool], list[Group]] = {}
 _GROUPS_LIMIT = 20_000  # small: every cached list is one more object for the garbage collector
 
 
@@ -105,12 +105,13 @@ class _Hand:
         """Every way to make ``k`` cards of ``rank`` from naturals plus wildcards."""
         i = rank * 4
         c = self.counts
-        quad = (c[i], 0 if rank == self.level else c[i + 1], c[i + 2], c[i + 3])
         wilds = self.wilds
-        key = (rank, quad, k, wilds, self.wc if wilds else -1, all_wild)
+        # the raw counts of the rank's four codes and the level fix the answer (quad, wildcard code)
+        key = (c[i : i + 4], rank, k, wilds, self.level, all_wild)
         hit = _GROUPS.get(key)
         if hit is not None:
             return hit
+        quad = (c[i], 0 if rank == self.level else c[i + 1], c[i + 2], c[i + 3])
         out: list[Group] = []
         nat = sum(quad)
         wc = self.wc
@@ -142,9 +143,13 @@ _HANDS: dict[tuple[bytes, int], _Hand] = {}
 _HANDS_LIMIT = 16
 
 
-def legal_plays(counts: list[int], level: int, table: Interp | None = None) -> list[Play]:
-    """Every play of ``counts`` at ``level`` that may be led (table None) or that beats ``table``."""
-    key = (bytes(counts), level)
+def legal_plays(
+    counts: list[int], level: int, table: Interp | None = None, raw: bytes | None = None
+) -> list[Play]:
+    """Every play of ``counts`` at ``level`` that may be led (table None) or that beats ``table``.
+
+    ``raw``, if given, is ``bytes(counts)`` (the caller has it already)."""
+    key = (bytes(counts) if raw is None else raw, level)
     hand = _HANDS.get(key)
     if hand is None:
         if len(_HANDS) >= _HANDS_LIMIT:
@@ -178,16 +183,20 @@ def legal_plays(counts: list[int], level: int, table: Interp | None = None) -> l
 # -- groups of one rank (GD-13 … GD-15) ---------------------------------------------------------
 def _same_rank(kind: int, k: int) -> Generator:
     def gen(hand: _Hand, above: int, out: list[Play]) -> None:
-        level, nat, wilds = hand.level, hand.nat, hand.wilds
+        level, nat, wilds, c = hand.level, hand.nat, hand.wilds, hand.counts
         power = _POWERS[level]
+        memo = _GROUPS
+        append = out.append
         for r in range(13):
             n = nat[r]
             if (n == 0 and r != level) or n + wilds < k or power[r] <= above:
                 continue
             # wildcards alone only as the level rank (GD-11, GD-T08)
             interp = (kind, r, -1, k)
-            for cards, _ in hand.groups(r, k, r == level):
-                out.append((cards, interp))
+            i = r * 4
+            found = memo.get((c[i : i + 4], r, k, wilds, level, r == level))  # hand.groups' memo key
+            for cards, _ in hand.groups(r, k, r == level) if found is None else found:
+                append((cards, interp))
         if k <= 2:  # jokers: singles and identical pairs only (GD-14)
             for card, rank in ((BJ, BJ_RANK), (RJ, RJ_RANK)):
                 if hand.counts[card] >= k and power[rank] > above:
@@ -198,9 +207,10 @@ def _same_rank(kind: int, k: int) -> Generator:
 
 def _full_houses(hand: _Hand, above: int, out: list[Play]) -> None:
     """Triple plus a pair of another rank, or of two identical jokers (GD-16)."""
-    level, wilds, nat = hand.level, hand.wilds, hand.nat
-    pairs = [
-        (p, hand.groups(p, 2, p == level))
+    level, wilds, nat, c = hand.level, hand.wilds, hand.nat, hand.counts
+    memo = _GROUPS
+    pairs = [  # hand.groups(p, 2, p == level), its memo read first
+        (p, memo.get((c[p * 4 : p * 4 + 4], p, 2, wilds, level, p == level)) or hand.groups(p, 2, p == level))
         for p in range(13)
         if (nat[p] and nat[p] + wilds >= 2) or (p == level and wilds >= 2)
     ]
@@ -209,7 +219,7 @@ def _full_houses(hand: _Hand, above: int, out: list[Play]) -> None:
     for t in range(13):
         if power[t] <= above or not nat[t] or nat[t] + wilds < 3:
             continue
-        triples = hand.groups(t, 3, False)
+        triples = memo.get((c[t * 4 : t * 4 + 4], t, 3, wilds, level, False)) or hand.groups(t, 3, False)
         if not triples:
             continue
         interp = (FULL_HOUSE, t, -1, 5)
@@ -237,11 +247,12 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
 
     windows = [window_ranks(top, length) for top in range(first_top, 15)]
     masks = [sum(1 << r for r in ranks) for ranks in windows]
+    orders = [sorted(ranks) for ranks in windows]  # card order: the ace of an ace-low window sorts last
 
     def gen(hand: _Hand, above: int, out: list[Play]) -> None:
         wilds = hand.wilds
         held = hand.rank_masks()[:per]
-        for ranks, wmask in zip(windows, masks, strict=True):
+        for ranks, wmask, order in zip(windows, masks, orders, strict=True):
             if ranks[-1] <= above:
                 continue
             deficit = 0  # cards missing on the window: per rank, per minus the naturals held
@@ -250,8 +261,6 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
             if deficit > wilds:
                 continue
             interp = (kind, ranks[-1], -1, per * length)
-            # card order: the ace of an ace-low sequence sorts last
-            order = sorted(ranks)
             options = [hand.groups(r, per, True) for r in order]
             for combo in product(*options):
                 used = 0
@@ -304,12 +313,14 @@ def _all_bombs(hand: _Hand) -> list[tuple[int, Play]]:
     """Every bomb of the hand with its strength (``bomb_strength``), in listing order."""
     level, counts, nat, wilds = hand.level, hand.counts, hand.nat, hand.wilds
     out: list[tuple[int, Play]] = []
+    power, memo = _POWERS[level], _GROUPS
     for r in range(13) if max(nat) + wilds >= 4 else ():
         top = nat[r] + wilds
+        quad = counts[r * 4 : r * 4 + 4]
         for k in range(4, top + 1):
             interp = (BOMB, r, -1, k)
-            strength = bomb_strength(interp, level)
-            for cards, _ in hand.groups(r, k, False):
+            strength = k * 1_000 + power[r]  # bomb_strength(interp, level)
+            for cards, _ in memo.get((quad, r, k, wilds, level, False)) or hand.groups(r, k, False):
                 out.append((strength, (cards, interp)))
     flushes: list[Play] = []
     _straight_flushes(hand, -1, flushes)
