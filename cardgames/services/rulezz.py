@@ -7,6 +7,7 @@ bad input (SK-39) raises ``RulezzError`` and leaves the stored sheet unchanged.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -16,7 +17,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from cardgames.models import ScoreSheet
-from cardgames.rulezz.scoring import RulezzError, SheetResult, score_sheet
+from cardgames.rulezz.scoring import RoundEntry, RulezzError, Sheet, SheetResult, score_sheet
 
 SESSION_KEY = "rulezz_sheets"
 MAX_GUEST_SHEETS = 20
@@ -139,40 +140,38 @@ def sheet_create(*, store: SheetStore, players: list[Any], title: str = "") -> S
     return sheet
 
 
-def _changed(store: SheetStore, sheet: SheetData, rounds: list[dict[str, Any]]) -> SheetData:
-    candidate = SheetData(sheet.id, sheet.title, sheet.players, rounds, sheet.updated_at)
+def _as_sheet(data: SheetData) -> Sheet:
+    return Sheet(tuple(data.players), tuple(RoundEntry(r["points"], r["closer"]) for r in data.rounds))
+
+
+def _checked_points(points: Any) -> Mapping[str, Any]:
+    if not isinstance(points, Mapping):
+        raise RulezzError("bad_round", "A round gives points per player name.")
+    return points
+
+
+def _save(store: SheetStore, data: SheetData, sheet: Sheet) -> SheetData:
+    """Store ``sheet`` (already scored by the ``Sheet`` method that made it) under ``data``'s id."""
     # Store the rounds as scoring understood them (e.g. a closer sent as ["Ana"] is kept as "Ana").
-    candidate.rounds = [{"points": r.points, "closer": r.closer} for r in candidate.result().rounds]
-    store.save(candidate)
-    return candidate
-
-
-def _round(points: Any, closer: Any) -> dict[str, Any]:
-    return {"points": points, "closer": closer}
-
-
-def _index(sheet: SheetData, number: Any) -> int:
-    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(sheet.rounds):
-        raise RulezzError("bad_round_index", f"There is no round {number!r}.")
-    return number - 1
+    rounds = [{"points": r.points, "closer": r.closer} for r in sheet.result().rounds]
+    saved = SheetData(data.id, data.title, data.players, rounds, data.updated_at)
+    store.save(saved)
+    return saved
 
 
 def round_add(*, store: SheetStore, sheet_id: str, points: Any, closer: Any) -> SheetData:
-    sheet = store.get(sheet_id)
-    return _changed(store, sheet, [*sheet.rounds, _round(points, closer)])
+    data = store.get(sheet_id)
+    return _save(store, data, _as_sheet(data).add_round(_checked_points(points), closer))
 
 
 def round_replace(*, store: SheetStore, sheet_id: str, number: Any, points: Any, closer: Any) -> SheetData:
-    sheet = store.get(sheet_id)
-    rounds = list(sheet.rounds)
-    rounds[_index(sheet, number)] = _round(points, closer)
-    return _changed(store, sheet, rounds)
+    data = store.get(sheet_id)
+    return _save(store, data, _as_sheet(data).replace_round(number, _checked_points(points), closer))
 
 
 def round_delete(*, store: SheetStore, sheet_id: str, number: Any) -> SheetData:
-    sheet = store.get(sheet_id)
-    index = _index(sheet, number)
-    return _changed(store, sheet, sheet.rounds[:index] + sheet.rounds[index + 1 :])
+    data = store.get(sheet_id)
+    return _save(store, data, _as_sheet(data).remove_round(number))
 
 
 def sheet_delete(*, store: SheetStore, sheet_id: str) -> None:
