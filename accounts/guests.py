@@ -9,7 +9,6 @@ from __future__ import annotations
 import secrets
 from dataclasses import asdict, dataclass
 
-from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 
 from .models import username_validator
@@ -28,18 +27,18 @@ class Guest:
 
 
 def current_guest(request: HttpRequest) -> Guest | None:
-    data = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
-    if not data or (getattr(request, "user", None) and request.user.is_authenticated):
+    """The session's guest identity; a signed-in user is never also a guest."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
         return None
-    return Guest(**data)
+    data = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
+    return Guest(**data) if data else None
 
 
 def start_guest(request: HttpRequest, *, name: str) -> Guest:
     """Give the visitor a guest identity under ``name`` (validated like a username)."""
     name = (name or "").strip()
-    username_validator(name)
-    if not name:
-        raise ValidationError("empty")
+    username_validator(name)  # also refuses an empty name
     guest = Guest(id=secrets.token_hex(8), name=name)
     request.session[SESSION_KEY] = asdict(guest)
     return guest

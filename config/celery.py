@@ -15,9 +15,9 @@ app = Celery("tapete")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 
 # The embedded file-system broker needs its folders before the first message.
-for folder in {*app.conf.broker_transport_options.values()} if app.conf.broker_url == "filesystem://" else ():
-    if isinstance(folder, str):
-        Path(folder).mkdir(parents=True, exist_ok=True)
+if app.conf.broker_url == "filesystem://":
+    for option in ("data_folder_in", "data_folder_out", "processed_folder"):
+        Path(app.conf.broker_transport_options[option]).mkdir(parents=True, exist_ok=True)
 app.autodiscover_tasks()
 
 # Periodic work; each task is idempotent, so a missed or doubled beat is harmless.
