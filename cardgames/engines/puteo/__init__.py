@@ -61,9 +61,9 @@ Options
   are skipped (the next live seat takes the next block). The deck must be able to serve every
   round from ``start_round`` on (``max n × players`` cards), holding each code at most once
   (classic) or twice (big). Without ``deck``, each round deals the same way from a fresh
-  shuffle: the game's randomness is drawn once from ``base.rng_for(seed, 0)`` (512 bits per
-  round; round 0's bits choose the first dealer, round r's bits a partial Fisher–Yates shuffle
-  of the full deck), so a game is reproducible from its seed and options alone.
+  shuffle: each round's randomness is 512 bits of a keyed BLAKE2b hash of ``"{seed}:{round}"``
+  (round 0's bits choose the first dealer, round r's bits a partial Fisher–Yates shuffle of the
+  full deck), so a game is reproducible from its seed and options alone.
 - Test options: ``first_dealer`` (seat of the first dealer, default a uniformly random live
   seat, PT-15); ``start_round`` (1–9, default 1: the game starts at that round, e.g. 5
   for the blind round); ``start_lives`` (one int per seat, 0..lives: lives at the start; 0 means

@@ -52,24 +52,28 @@ def shuffled(deck: tuple[int, ...], bits: int, need: int) -> list[int]:
     The draws only depend on ``bits`` modulo the product of the radices, so ``bits`` is reduced
     to that first (the digits stay the same, the divisions get cheaper).
     """
-    order = list(deck)
-    size = len(order)
-    plan = _PLANS.get((size, need))
+    order = [*deck]
+    plan = _PLANS.get(len(deck) << 8 | need)
     if plan is None:
-        radices = tuple(range(size, size - min(need, size - 1), -1))
-        plan = _PLANS[size, need] = (radices, prod(radices))
-    radices, period = plan
+        plan = _plan(len(deck), need)
+    steps, period = plan
     bits %= period
-    for i, radix in enumerate(radices):
+    for i, radix in steps:  # a draw of 0 swaps a card with itself: cheaper than testing for it
         bits, r = divmod(bits, radix)
-        if r:
-            r += i
-            order[i], order[r] = order[r], order[i]
+        r += i
+        order[i], order[r] = order[r], order[i]
     return order
 
 
-#: (deck size, cards needed) -> (the radices of the draws, their product)
-_PLANS: dict[tuple[int, int], tuple[tuple[int, ...], int]] = {}
+def _plan(size: int, need: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """The draws of ``shuffled``: (place, radix) for each dealt place, and their product."""
+    steps = tuple((i, size - i) for i in range(min(need, size - 1)))
+    plan = _PLANS[size << 8 | need] = (steps, prod(radix for _, radix in steps))
+    return plan
+
+
+#: (deck size << 8 | cards needed) -> the draws (place, radix) and the product of the radices
+_PLANS: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
 
 
 def codes(cards: Iterable[int]) -> list[str]:
