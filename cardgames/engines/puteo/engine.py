@@ -436,7 +436,7 @@ class PuteoEngine(Engine):
             if out:  # the seating changes: derive it again
                 tab = Table(tab.cfg, tab.round, tab.dealer, tuple(lives), tuple(elim), tab.stock)
             else:
-                tab = tab.with_round(tab.round, tab.dealer, tab.stock)
+                tab = tab.copy()
                 tab.lives = tuple(lives)
                 tab.elim = tuple(elim)
         events.append({"type": "round_end", "round": tab.round, "lost_life": lost, "eliminated": out})
