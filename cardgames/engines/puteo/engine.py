@@ -6,8 +6,9 @@ from collections import Counter
 from typing import Any, ClassVar
 
 from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores
-from .cards import BLIND_ROUND, CARD_CODES, CARDS_PER_ROUND, CODE_TO_ID, CODES, ROUNDS, full_deck, shuffled
+from .cards import BLIND_ROUND, CARD_CODES, CARDS_PER_ROUND, CODE_TO_ID, CODES
 from .options import BIG_MAX, parse_options
+from .rounds import PLAYED, bid, close_trick, deal, open_bidding, play_card, start_play
 from .state import (
     BID,
     OVER,
@@ -16,10 +17,8 @@ from .state import (
     REVEAL,
     State,
     Table,
-    Trick,
     dump_state,
     load_state,
-    tricks_won,
 )
 from .views import all_cards, build_view, forbidden_bid, visible_cards
 
@@ -47,12 +46,6 @@ _BID_EVENTS: tuple[tuple[JSON, ...], ...] = tuple(
     tuple({"type": "bid", "seat": seat, "k": k} for k in range(max(CARDS_PER_ROUND) + 1))
     for seat in range(BIG_MAX)
 )
-_TRICK_EVENTS: tuple[JSON, ...] = tuple({"type": "trick", "winner": seat} for seat in range(BIG_MAX))
-_NO_BIDS: tuple[tuple[int, ...], ...] = tuple((-1,) * n for n in range(BIG_MAX + 1))
-#: _PLAYED[seat][card]: ``((seat, card),)``, what a trick grows by when ``seat`` plays ``card``
-_PLAYED: tuple[tuple[Trick, ...], ...] = tuple(
-    tuple(((seat, card),) for card in range(len(CODES))) for seat in range(BIG_MAX)
-)
 
 
 class PuteoEngine(Engine):
@@ -65,7 +58,7 @@ class PuteoEngine(Engine):
     def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> State:
         cfg, start_round, lives, dealer = parse_options(num_players, seed, options)
         st = State()
-        self._deal(st, Table(cfg, start_round, dealer, lives, tuple(-1 if x else 0 for x in lives), ()))
+        deal(st, Table(cfg, start_round, dealer, lives, tuple(-1 if x else 0 for x in lives), ()))
         return st
 
     def to_act(self, state: State) -> list[int]:
@@ -111,7 +104,7 @@ class PuteoEngine(Engine):
                 cid = _card_id(card, -1)
                 if cid in state.hands[seat]:  # the seat to act: its hand is hands[seat]
                     tab = state.tab
-                    trick = state.trick + _PLAYED[seat][cid]
+                    trick = state.trick + PLAYED[seat][cid]
                     events: list[JSON] = [_PLAY_EVENTS[seat][cid].copy()]
                     new = State()
                     new.tab = tab
@@ -124,7 +117,7 @@ class PuteoEngine(Engine):
                         new.turn = nxt
                         new.trick = trick
                     else:
-                        self._close_trick(new, trick, events)
+                        close_trick(new, trick, events)
                     return new, events
             return self._apply_play(state, seat, action)
         if kind == "bid":
@@ -149,7 +142,7 @@ class PuteoEngine(Engine):
                     new.turn = tab.nxt[seat]
                     return new, events
                 if k != forbidden_bid(state):  # the dealer bids last, then the play starts
-                    self._start_play(new, events)
+                    start_play(new, events)
                     return new, events
             return self._apply_bid(state, seat, action)
         if kind == "ready":
@@ -239,7 +232,7 @@ class PuteoEngine(Engine):
             raise IllegalAction("illegal_card", f"{card} is not in your hand.")
         new = state.clone()
         events: list[JSON] = []
-        self._play_card(new, seat, cid, events, False)
+        play_card(new, seat, cid, events, False)
         return new, events
 
     def _apply_bid(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
@@ -264,7 +257,7 @@ class PuteoEngine(Engine):
             new.tab = state.tab.copy()
             new.tab.last = None
         events: list[JSON] = []
-        self._bid(new, seat, k, events)
+        bid(new, seat, k, events)
         return new, events
 
     def _apply_ready(self, state: State, seat: Any) -> tuple[State, list[JSON]]:
@@ -281,7 +274,7 @@ class PuteoEngine(Engine):
         new.tab.ready |= 1 << seat
         events: list[JSON] = [{"type": "ready", "seat": seat}]
         if new.tab.ready == new.tab.live_mask:
-            self._open_bidding(new, events)
+            open_bidding(new, events)
         return new, events
 
     def _apply_timeout(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
@@ -306,160 +299,12 @@ class PuteoEngine(Engine):
             new.tab = state.tab.copy()
             new.tab.last = None  # the next round is already dealt: its own deadlines start now
         elif timer == "reveal":
-            self._open_bidding(new, events)
+            open_bidding(new, events)
         elif state.phase == BID:  # PT-41: bid 0, or 1 if 0 is forbidden
-            self._bid(new, seat, 1 if forbidden_bid(state) == 0 else 0, events)
+            bid(new, seat, 1 if forbidden_bid(state) == 0 else 0, events)
         else:  # PT-42, PT-43: the first card in hand order, the weakest
-            self._play_card(new, seat, state.hands[seat][0], events, True)
+            play_card(new, seat, state.hands[seat][0], events, True)
         return new, events
-
-    # -- phases (they mutate ``st``, a fresh clone owned by ``apply``) ------
-    def _deal(self, st: State, tab: Table) -> None:
-        """PT-12: deal round ``tab.round`` to the live seats in ascending order, n cards each.
-
-        ``tab`` is a fresh table (round, dealer and lives set) that no other state shares:
-        the undealt stock is stored into it.
-        """
-        cfg = tab.cfg
-        n = cfg.n
-        n_r = tab.n_r
-        live = tab.live
-        if cfg.deck is not None:
-            order: list[int] | tuple[int, ...] = cfg.deck
-        else:
-            order = shuffled(full_deck(cfg.mode), cfg.round_bits(tab.round), n_r * len(live))
-        hands: list[tuple[int, ...]] = [()] * n
-        if n_r == 1:
-            for pos, s in enumerate(live):
-                hands[s] = (order[pos],)
-            pos = len(live)
-        else:
-            pos = 0
-            for s in live:
-                end = pos + n_r
-                hand = order[pos:end]
-                hands[s] = tuple(sorted(hand))
-                pos = end
-        tab.stock = tuple(order[pos:])
-        tab.ready = 0
-        st.tab = tab
-        st.hands = tuple(hands)
-        st.bids = _NO_BIDS[n]
-        st.trick = ()
-        st.done = ()
-        if tab.round == BLIND_ROUND:
-            st.phase = REVEAL  # PT-31: the reveal comes before bidding
-            st.turn = -1
-        else:
-            st.phase = BID
-            st.turn = tab.nxt[tab.dealer]  # PT-17
-
-    def _open_bidding(self, st: State, events: list[JSON]) -> None:
-        """PT-T08: after the reveal, bidding opens with the seat after the dealer."""
-        st.tab = st.tab.copy()
-        st.tab.ready = 0
-        st.tab.last = None
-        st.phase = BID
-        st.turn = st.tab.nxt[st.tab.dealer]
-        events.append({"type": "bidding_opens", "turn": st.turn})
-
-    def _bid(self, st: State, seat: int, k: int, events: list[JSON]) -> None:
-        bids = list(st.bids)
-        bids[seat] = k
-        st.bids = tuple(bids)
-        events.append({"type": "bid", "seat": seat, "k": k})
-        if seat != st.tab.dealer:
-            st.turn = st.tab.nxt[seat]
-            return
-        self._start_play(st, events)
-
-    def _start_play(self, st: State, events: list[JSON]) -> None:
-        """The dealer has bid (the last bid of the round): the play starts."""
-        st.phase = PLAY
-        st.turn = st.tab.nxt[st.tab.nxt[st.tab.dealer]]  # PT-18, PT-19
-        if st.tab.round == BLIND_ROUND:  # PT-34: the cards are played automatically in trick order
-            while st.phase == PLAY:
-                self._play_card(st, st.turn, st.hands[st.turn][0], events, True)
-
-    def _play_card(self, st: State, seat: int, card: int, events: list[JSON], auto: bool) -> None:
-        trick = st.trick + _PLAYED[seat][card]
-        events.append({"type": "play", "seat": seat, "card": CODES[card], "auto": auto})
-        nxt = st.tab.nxt[seat]
-        if nxt != trick[0][0]:
-            st.trick = trick
-            st.turn = nxt
-        else:
-            self._close_trick(st, trick, events)
-
-    def _close_trick(self, st: State, trick: Trick, events: list[JSON]) -> None:
-        """The last card of ``trick`` is down: score it, take its cards out of the hands."""
-        # PT-8, PT-28: the strongest card wins; a later equal card does not take the trick
-        winner, best = trick[0]
-        best >>= 2
-        for s, c in trick:
-            if c >> 2 > best:
-                winner, best = s, c >> 2
-        hands = list(st.hands)
-        for seat, card in trick:  # without_trick, inlined
-            hand = hands[seat]
-            if hand[0] == card:
-                hands[seat] = hand[1:]
-            else:
-                i = hand.index(card)
-                hands[seat] = hand[:i] + hand[i + 1 :]
-        st.hands = tuple(hands)
-        st.done = st.done + ((winner, trick),)  # noqa: RUF005
-        st.trick = ()
-        events.append(_TRICK_EVENTS[winner].copy())
-        if hands[winner]:
-            st.turn = winner  # PT-29
-        else:
-            self._end_round(st, events)
-
-    def _end_round(self, st: State, events: list[JSON]) -> None:
-        """PT-35–PT-38: exact bids are safe, any miss costs one life; elimination; game end."""
-        tab = st.tab
-        bids = st.bids
-        won = tricks_won(st)
-        lost = [s for s in tab.live if bids[s] != won[s]]  # live seats, ascending
-        out: list[int] = []
-        fresh = False  # is ``tab`` a new table that no other state shares?
-        if lost:
-            fresh = True
-            lives = list(tab.lives)
-            elim = list(tab.elim)
-            for s in lost:
-                lives[s] -= 1
-                if not lives[s]:
-                    elim[s] = tab.round
-                    out.append(s)
-            if out:  # the seating changes: derive it again
-                tab = Table(tab.cfg, tab.round, tab.dealer, tuple(lives), tuple(elim), tab.stock)
-            else:
-                tab = tab.copy()
-                tab.lives = tuple(lives)
-                tab.elim = tuple(elim)
-        events.append({"type": "round_end", "round": tab.round, "lost_life": lost, "eliminated": out})
-        if len(tab.live) <= 1 or tab.round == ROUNDS:
-            st.tab = tab
-            st.turn = -1
-            st.phase = OVER
-            events.append({"type": "game_over"})
-            return
-        # PT-44: the result stays on show during the pause while the next round is dealt;
-        # PT-14, PT-16: the deal passes to the next live seat
-        last = (tab.round, bids, won, st.done, tuple(lost))
-        round_no = tab.round + 1
-        dealer = tab.nxt[tab.dealer]
-        if fresh:
-            tab.round = round_no
-            tab.n_r = CARDS_PER_ROUND[round_no]
-            tab.dealer = dealer
-        else:
-            tab = tab.with_round(round_no, dealer, ())
-        tab.last = last
-        self._deal(st, tab)
-        events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
 
     # -- helpers -----------------------------------------------------------
     def _wrong_phase(self, state: State, kind: str) -> None:
