@@ -15,6 +15,26 @@ from typing import Any, ClassVar
 JSON = dict[str, Any]
 
 
+class ReadOnlyAction(dict):  # type: ignore[type-arg]
+    """A wire action an engine builds once and hands to every caller of ``legal_actions``.
+
+    It is a ``dict`` (equal to, and serialized like, the plain one a client sends) that
+    refuses changes, so sharing one object is safe: to alter an action, change a copy
+    (``dict(action)``). Copies and pickles of it are plain dicts.
+    """
+
+    __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("a legal action is read-only: change a copy, dict(action)")
+
+    __setitem__ = __delitem__ = __ior__ = _read_only  # type: ignore[assignment]
+    clear = pop = popitem = setdefault = update = _read_only  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[type, tuple[dict[str, Any]]]:
+        return dict, (dict(self),)
+
+
 class IllegalAction(ValueError):
     """An action the rules do not allow right now, or a malformed one.
 

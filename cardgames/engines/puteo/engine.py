@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from ..base import JSON, Engine, IllegalAction, check_seat, placements_from_scores
+from ..base import JSON, Engine, IllegalAction, ReadOnlyAction, check_seat, placements_from_scores
 from .cards import BLIND_ROUND, CARD_CODES, CARDS_PER_ROUND, CODE_TO_ID, CODES
 from .options import BIG_MAX, parse_options
 from .rounds import PLAYED, bid, close_trick, deal, open_bidding, play_card, start_play
@@ -26,17 +26,17 @@ REVEAL_SECONDS = 10  # PT-33
 PAUSE_SECONDS = 6  # PT-45
 TABLE_TIMERS = ("reveal", "pause")
 
-# Speed (docs/performance.md): the wire actions are built once as templates and handed out as
-# fresh copies (``dict.copy`` mapped in C), never shared; a trick grows by a shared one-play tuple.
-_copy = dict.copy
+# Speed (docs/performance.md): the legal actions are built once, read-only, and shared by every
+# caller (no copy per call); events are fresh copies of templates; a trick grows by a shared
+# one-play tuple.
 # a list, not a tuple: ``list.__getitem__`` is a plain builtin method, cheaper to map than a slot
-_PLAY_ACTIONS: list[JSON] = [{"type": "play", "card": code} for code in CODES]
+_PLAY_ACTIONS: list[JSON] = [ReadOnlyAction(type="play", card=code) for code in CODES]
 _play_action = _PLAY_ACTIONS.__getitem__
 _card_id = CODE_TO_ID.get
 _BID_ACTIONS: tuple[tuple[JSON, ...], ...] = tuple(
-    tuple({"type": "bid", "k": k} for k in range(n + 1)) for n in range(max(CARDS_PER_ROUND) + 1)
+    tuple(ReadOnlyAction(type="bid", k=k) for k in range(n + 1)) for n in range(max(CARDS_PER_ROUND) + 1)
 )
-_READY_ACTION: JSON = {"type": "ready"}
+_READY_ACTION: JSON = ReadOnlyAction(type="ready")
 #: templates of the hot events, copied: _PLAY_EVENTS[seat][card], _BID_EVENTS[seat][k]
 _PLAY_EVENTS: tuple[tuple[JSON, ...], ...] = tuple(
     tuple({"type": "play", "seat": seat, "card": code, "auto": False} for code in CODES)
@@ -78,10 +78,10 @@ class PuteoEngine(Engine):
             if phase == PLAY:
                 hand = state.hands[seat]
                 if state.tab.big:  # two equal cards (big mode) are one action; hands are sorted
-                    return [*map(_copy, map(_play_action, dict.fromkeys(hand)))]
-                return [*map(_copy, map(_play_action, hand))]
+                    return [*map(_play_action, dict.fromkeys(hand))]
+                return [*map(_play_action, hand)]
             tab = state.tab
-            out = [*map(_copy, _BID_ACTIONS[tab.n_r])]
+            out = [*_BID_ACTIONS[tab.n_r]]
             if seat == tab.dealer:
                 forbidden = forbidden_bid(state)
                 if forbidden is not None:
@@ -91,10 +91,10 @@ class PuteoEngine(Engine):
             check_seat(len(state.hands), seat)
         if phase != REVEAL or not state.tab.lives[seat] or state.tab.ready >> seat & 1:
             return []  # another seat's turn, or the game is over
-        return [_copy(_READY_ACTION)]
+        return [_READY_ACTION]
 
     def apply(self, state: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
-        if type(action) is not dict:
+        if not isinstance(action, dict):
             raise IllegalAction("bad_action", "An action is an object with a 'type'.")
         kind = action.get("type")
         if kind == "play":
