@@ -16,7 +16,8 @@ Summary with rule IDs:
 
 Actions (GD-66): ``{"type": "play", "cards": [...], "interp": {...}}`` (interp format: ``combos``;
 ``interp`` may be left out when the cards have one reading; ``legal_actions`` lists the cards in
-canonical order: rank 2 … A, within a rank ♠ ♥ ♣ ♦, then BJ, RJ; ``apply`` takes any order),
+canonical order: rank 2 … A, within a rank ♠ ♥ ♣ ♦, then BJ, RJ; ``apply`` takes any order; the
+``interp`` dicts of listed actions are shared between actions and calls: read them, never change them),
 ``{"type": "pass"}``,
 ``{"type": "return", "card": "5S"}`` then ``{"type": "confirm"}``, ``{"type": "ready"}`` (the
 pause between deals: all four ready, or the table-wide ``next_deal`` timer, starts the next

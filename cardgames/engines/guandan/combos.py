@@ -204,8 +204,6 @@ def _full_house_joker_pair(
 
 # -- the wire form ------------------------------------------------------------------------------
 _TO_WIRE: dict[Interp, dict[str, Any]] = {}
-#: the wire dict of each interpretation seen so far (bounded: a few hundred keys); never hand one out
-WIRES = _TO_WIRE
 
 
 def interp_to_wire(interp: Interp) -> dict[str, Any]:

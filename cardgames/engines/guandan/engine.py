@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from ..base import JSON, Engine, IllegalAction, action_type, check_seat
 from .cards import ACE, CODES, INDEX, NUM_CODES, RANK_NAMES, card_power, level_number, parse_level
-from .combos import WIRES, Interp, beats, classify, interp_from_wire, interp_to_wire
+from .combos import Interp, beats, classify, interp_from_wire, interp_to_wire
 from .flow import (
     State,
     active,
@@ -26,15 +26,28 @@ from .flow import (
     start_deal,
     team,
 )
-from .movegen import legal_plays
+from .movegen import shared_plays
 from .views import all_cards, seat_view, visible_cards
 
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
-PASS: JSON = {"type": "pass"}
-#: the last play-phase ``legal_actions``: (state, seat, trick length, hand bytes, plays), one tuple
-#: swapped whole; states never change after creation, the hand and trick are checked all the same
-_LISTED: list[tuple[Any, int, int, bytes, list[Any]]] = [(None, -1, -1, b"", [])]
+#: the last play-phase ``legal_actions``: (state, seat, trick length, hand bytes, plays, spans),
+#: one tuple swapped whole; states never change after creation, the hand and trick are checked all
+#: the same. ``spans``: interpretation -> (first, end) index range of its plays in ``plays``, or
+#: None if some interpretation was listed in two separate runs
+_LISTED: list[tuple[Any, int, int, bytes, list[Any], dict[Any, tuple[int, int]] | None]] = [
+    (None, -1, -1, b"", [], None)
+]
+
+
+#: interpretation -> the "interp" dict that every listed action of that reading shares (never
+#: changed once made: consumers read it)
+_INTERPS: dict[Interp, JSON] = {}
+
+
+def _interp(interp: Interp) -> JSON:
+    wire = _INTERPS[interp] = interp_to_wire(interp)
+    return wire
 
 
 class GuandanEngine(Engine):
@@ -211,20 +224,36 @@ class GuandanEngine(Engine):
         table = self._table(state)
         hand = state["hands"][seat]
         key = bytes(hand)
-        plays = legal_plays(hand, state["level"], table, key)
-        _LISTED[0] = (state, seat, len(state["trick"]), key, plays)
-        # every dict, "cards" list and "interp" dict is fresh: callers may change what they get
-        out: list[JSON] = [] if table is None else [dict(PASS)]
+        plays = shared_plays(hand, state["level"], table, key, (state["seed"], state["deal"], seat))
+        # the "interp" dicts are shared (one per interpretation, read-only for everyone, the
+        # engine included); each action dict and its "cards" list is new
+        out: list[JSON] = [] if table is None else [{"type": "pass"}]
         append = out.append
         codes = CODES
-        wires = WIRES  # shared templates: only ever copied here
+        interps = _INTERPS
+        spans: dict[Interp, tuple[int, int]] | None = {}
+        skip = len(out)  # the pass
         last: Interp | None = None
         w: JSON = {}
+        first = 0
         for cards, interp in plays:
             if interp is not last:
-                last = interp
-                w = wires.get(interp) or interp_to_wire(interp)
-            append({"type": "play", "cards": [codes[c] for c in cards], "interp": w.copy()})
+                i = len(out) - skip
+                if last is not None and spans is not None:
+                    spans[last] = (first, i)
+                    if interp in spans:
+                        spans = None
+                last, first = interp, i
+                w = interps.get(interp) or _interp(interp)
+            if len(cards) == 5:  # most plays: spelt out, no comprehension to set up
+                a, b, c, d, e = cards
+                names = [codes[a], codes[b], codes[c], codes[d], codes[e]]
+            else:
+                names = [codes[c] for c in cards]
+            append({"type": "play", "cards": names, "interp": w})
+        if last is not None and spans is not None:
+            spans[last] = (first, len(plays))
+        _LISTED[0] = (state, seat, len(state["trick"]), key, plays, spans)
         return out
 
     @staticmethod
@@ -251,8 +280,15 @@ class GuandanEngine(Engine):
             and listed[3] == bytes(state["hands"][seat])
         ):  # the answer of the last ``legal_actions``, for this very state: a lookup is enough
             interp = interp_from_wire(action["interp"])
-            if interp is not None and (tuple(cards), interp) in listed[4]:
-                return cards, interp
+            spans = listed[5]
+            if interp is not None:
+                if spans is None:
+                    if (tuple(cards), interp) in listed[4]:
+                        return cards, interp
+                elif interp in spans:
+                    first, end = spans[interp]
+                    if (tuple(cards), interp) in listed[4][first:end]:
+                        return cards, interp
         counts = [0] * NUM_CODES
         for c in cards:
             counts[c] += 1

@@ -15,8 +15,9 @@ read as the level rank (combos module docstring).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from itertools import combinations, product
+from typing import Any
 
 from .cards import BJ, BJ_RANK, RJ, RJ_RANK, rank_power
 from .combos import (
@@ -72,9 +73,15 @@ _GROUPS_LIMIT = 20_000  # small: every cached list is one more object for the ga
 
 
 class _Hand:
-    """Per-call view of a hand: natural counts per rank, wildcards, and memoised groups."""
+    """Per-call view of a hand: natural counts per rank, wildcards, and memoised plays.
 
-    __slots__ = ("bomb_plays", "counts", "level", "masks", "nat", "same_rank", "wc", "wilds")
+    ``lists`` holds the plays found so far: ``LEAD`` -> every play that may be led, ``BOMB``
+    -> every bomb with its strength, SINGLE / PAIR / TRIPLE -> those plays with their power.
+    ``sources`` holds, for keys not found yet, the same list of an earlier hand of the same
+    seat and level that held all these cards (with its counts): the plays this hand still
+    holds, in the same order, are those of that list (a play is legal by its cards alone)."""
+
+    __slots__ = ("counts", "level", "lists", "masks", "nat", "sources", "wc", "wilds")
 
     def __init__(self, counts: bytes, level: int) -> None:
         self.counts = c = counts  # bytes: a snapshot, the caller may change its list later
@@ -84,8 +91,27 @@ class _Hand:
         self.nat = nat = list(map(sum, zip(c[0:52:4], c[1:52:4], c[2:52:4], c[3:52:4], strict=True)))
         nat[level] -= c[wc]  # the hearts of the level rank are wildcards, not naturals
         self.masks: tuple[int, int, int] | None = None
-        self.bomb_plays: list[tuple[int, Play]] | None = None  # every bomb with its strength
-        self.same_rank: dict[int, list[tuple[int, Play]]] = {}  # kind -> plays with their power
+        self.lists: dict[int, list[Any]] = {}
+        self.sources: dict[int, tuple[bytes, list[Any]]] = {}
+
+    def inherit(self, earlier: _Hand) -> None:
+        """Take ``earlier``'s lists (and its own sources) as sources, if it held all these cards."""
+        if earlier.level != self.level or not _within(self.counts, earlier.counts):
+            return
+        sources = dict(earlier.sources)
+        own = earlier.counts
+        for key, plays in earlier.lists.items():
+            sources[key] = (own, plays)
+        self.sources = sources
+
+    def cached(self, key: int) -> list[Any] | None:
+        """The list ``key`` of ``lists``, or derived from its source, or None."""
+        plays = self.lists.get(key)
+        if plays is None:
+            source = self.sources.pop(key, None)
+            if source is not None:
+                plays = self.lists[key] = _still_held(source[1], source[0], self.counts, key == LEAD)
+        return plays
 
     def rank_masks(self) -> tuple[int, int, int]:
         """Bit masks of the ranks held as at least 1, 2 and 3 natural cards."""
@@ -141,6 +167,11 @@ Generator = Callable[[_Hand, int, list[Play]], None]
 #: at each of its turns until it plays, so its bombs are found once (a small, bounded memo)
 _HANDS: dict[tuple[bytes, int], _Hand] = {}
 _HANDS_LIMIT = 16
+#: the last hand of each line (a caller's name for one seat in one deal): the next hand of the line
+#: holds fewer cards, so its plays are filtered from the ones found for this one (bounded memo)
+_LINES: dict[Hashable, _Hand] = {}
+_LINES_LIMIT = 64
+LEAD = -1  # key of the lead plays in ``_Hand.lists``
 
 
 def legal_plays(
@@ -148,36 +179,94 @@ def legal_plays(
 ) -> list[Play]:
     """Every play of ``counts`` at ``level`` that may be led (table None) or that beats ``table``.
 
-    ``raw``, if given, is ``bytes(counts)`` (the caller has it already)."""
+    ``raw``, if given, is ``bytes(counts)`` (the caller has it already). The list is the caller's."""
+    plays = shared_plays(counts, level, table, raw)
+    return list(plays) if table is None else plays
+
+
+def shared_plays(
+    counts: list[int], level: int, table: Interp | None, raw: bytes | None = None, line: Hashable = None
+) -> list[Play]:
+    """``legal_plays``, but the lead plays are a list kept by the hand memo: never change it.
+
+    ``line`` names the seat and deal the hand belongs to (None: unknown), so that a smaller
+    hand of the same line filters the plays already found for the larger one."""
     key = (bytes(counts) if raw is None else raw, level)
     hand = _HANDS.get(key)
     if hand is None:
         if len(_HANDS) >= _HANDS_LIMIT:
             _HANDS.clear()
         hand = _HANDS[key] = _Hand(key[0], level)
-    out: list[Play] = []
+        if line is not None:
+            earlier = _LINES.get(line)
+            if earlier is not None:
+                hand.inherit(earlier)
+    if line is not None:
+        if len(_LINES) >= _LINES_LIMIT and line not in _LINES:
+            _LINES.clear()
+        _LINES[line] = hand
     if table is None:
-        for kind in (SINGLE, PAIR, TRIPLE, FULL_HOUSE, STRAIGHT, TUBE, PLATE):
-            _GENERATORS[kind](hand, -1, out)
-        _bombs(hand, -1, out)
+        out = hand.cached(LEAD)
+        if out is None:
+            out = []
+            for kind in (SINGLE, PAIR, TRIPLE, FULL_HOUSE, STRAIGHT, TUBE, PLATE):
+                _GENERATORS[kind](hand, -1, out)
+            _bombs(hand, -1, out)
+            hand.lists[LEAD] = out
         return out
     kind = table[0]
     if kind <= TRIPLE:  # the commonest follows: every play of the kind once per hand, then filter
         above = main_power(table, level)
-        plays = hand.same_rank.get(kind)
+        plays = hand.cached(kind)
         if plays is None:
             found: list[Play] = []
             _GENERATORS[kind](hand, -1, found)
             power = _POWERS[level]
-            plays = hand.same_rank[kind] = [(power[p[1][1]], p) for p in found]
+            plays = hand.lists[kind] = [(power[p[1][1]], p) for p in found]
         out = [play for p, play in plays if p > above]
         _bombs(hand, -1, out)
     elif kind < BOMB:
+        out = []
         _GENERATORS[kind](hand, main_power(table, level), out)
         _bombs(hand, -1, out)
     else:
+        out = []
         _bombs(hand, bomb_strength(table, level), out)
     return out
+
+
+def _within(now: bytes, then: bytes) -> bool:
+    """Does every count of ``now`` stay within ``then``? (counts below 128: no borrow reaches 128)"""
+    a, b = int.from_bytes(then, "big"), int.from_bytes(now, "big")
+    return a >= b and max((a - b).to_bytes(len(now), "big")) < 128
+
+
+def _still_held(plays: list[Any], then: bytes, now: bytes, plain: bool) -> list[Any]:
+    """The entries of ``plays`` (found for the counts ``then``) whose cards ``now`` still holds.
+
+    ``plain``: entries are plays; else (key, play) pairs."""
+    fewer = (int.from_bytes(then, "big") - int.from_bytes(now, "big")).to_bytes(len(now), "big")
+    flags = fewer.translate(_NONZERO)
+    gone: set[int] = set()
+    less: set[int] = set()
+    c = flags.find(1)
+    while c >= 0:
+        (less if now[c] else gone).add(c)
+        c = flags.find(1, c + 1)
+    if not gone and not less:
+        return plays
+    out = gone.isdisjoint
+    if not less:
+        if plain:
+            return [p for p in plays if out(p[0])]
+        return [e for e in plays if out(e[1][0])]
+
+    def fits(cards: tuple[int, ...]) -> bool:
+        return out(cards) and (less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less))
+
+    if plain:
+        return [p for p in plays if fits(p[0])]
+    return [e for e in plays if fits(e[1][0])]
 
 
 # -- groups of one rank (GD-13 … GD-15) ---------------------------------------------------------
@@ -302,9 +391,9 @@ def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
 
 def _bombs(hand: _Hand, above: int, out: list[Play]) -> None:
     """N-bombs, straight flushes and the four-joker bomb stronger than ``above`` (GD-22, GD-32)."""
-    plays = hand.bomb_plays
+    plays = hand.cached(BOMB)
     if plays is None:
-        plays = hand.bomb_plays = _all_bombs(hand)
+        plays = hand.lists[BOMB] = _all_bombs(hand)
     if plays:
         out.extend([play for strength, play in plays if strength > above])
 
