@@ -65,3 +65,26 @@ def test_puteo_legal_actions_are_shared_read_only_and_apply_takes_either_form() 
     shared, _ = eng.apply(state, seat, legal[0])
     plain, _ = eng.apply(state, seat, dict(legal[0]))
     assert eng.dump(shared) == eng.dump(plain)
+
+
+@pytest.mark.parametrize("game", ["one_card", "puteo"])
+def test_shared_legal_actions_survive_a_whole_game_of_careless_callers(game: str) -> None:
+    """A caller that tries to change every action it is offered changes nothing: the same
+    seeded game, replayed, offers the same actions."""
+    eng = get_engine(game)
+
+    def offered(tamper: bool) -> list[list[dict]]:
+        state = eng.new_game(4, seed=11, options={"turn_seconds": None})
+        seen = []
+        while not eng.is_over(state):
+            seat = eng.to_act(state)[0]
+            legal = eng.legal_actions(state, seat)
+            seen.append([dict(a) for a in legal])
+            if tamper:
+                for action in legal:
+                    with pytest.raises(TypeError):
+                        action["type"] = "tampered"
+            state, _ = eng.apply(state, seat, legal[-1])
+        return seen
+
+    assert offered(tamper=True) == offered(tamper=False)

@@ -12,6 +12,7 @@ from ..base import (
     JSON,
     Engine,
     IllegalAction,
+    ReadOnlyAction,
     action_type,
     check_seat,
     placements_from_scores,
@@ -31,6 +32,15 @@ from .moves import attack_cards_played, grow, public_event, sorted_windows, take
 from .state import State, as_state
 
 _TIMERS = ("turn", "catch")
+MAX_PLAYERS = 4
+# The legal actions, built once and shared read-only by every caller (docs/engines.md).
+_PLAY: dict[str, JSON] = {c: ReadOnlyAction(type="play", card=c) for c in CARD_CODES}
+_PLAY_SEVEN: dict[str, tuple[JSON, ...]] = {
+    c: tuple(ReadOnlyAction(type="play", card=c, suit=x) for x in SUITS) for c in CARD_CODES if c[0] == "7"
+}
+_DRAW: JSON = ReadOnlyAction(type="draw")
+_CALL: JSON = ReadOnlyAction(type="call_one_card")
+_CATCH: tuple[JSON, ...] = tuple(ReadOnlyAction(type="catch", target=seat) for seat in range(MAX_PLAYERS))
 
 
 class OneCardEngine(Engine):
@@ -38,7 +48,7 @@ class OneCardEngine(Engine):
 
     name: ClassVar[str] = "one_card"
     min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = MAX_PLAYERS
     card_codes: ClassVar[frozenset[str]] = CARD_CODES
 
     # -- the contract -----------------------------------------------------
@@ -70,7 +80,7 @@ class OneCardEngine(Engine):
         if s.over or type(seat) is not int or not 0 <= seat < s.n:  # bool is not a seat
             return []
         hand = s.hands[seat]
-        out: list[JSON] = []
+        out: list[JSON]
         if seat == s.turn:
             rank = s.top[0]
             if s.attack:
@@ -79,28 +89,31 @@ class OneCardEngine(Engine):
                 suit = s.suit
                 cards = [c for c in hand if c[1] == suit or c[0] == rank]
             if not cards:
-                out.append({"type": "draw"})
+                out = [_DRAW]
             elif len(hand) == 1 or "7" not in "".join(cards):  # suits are letters: "7" is a rank
-                out = [{"type": "play", "card": c} for c in cards]  # (OC-32: a last 7 names no suit)
+                out = [*map(_PLAY.__getitem__, cards)]  # (OC-32: a last 7 names no suit)
             else:
+                out = []
                 for c in cards:
                     if c[0] == "7":
-                        out += [{"type": "play", "card": c, "suit": x} for x in SUITS]
+                        out += _PLAY_SEVEN[c]
                     else:
-                        out.append({"type": "play", "card": c})
+                        out.append(_PLAY[c])
+        else:
+            out = []
         if len(hand) == 2 and not s.called >> seat & 1:
-            out.append({"type": "call_one_card"})
+            out.append(_CALL)
         if s.windows:
             if len(hand) != 2 and s.window_of(seat) is not None:
-                out.append({"type": "call_one_card"})
+                out.append(_CALL)
             for owner, _ in s.windows:
                 if owner != seat:
-                    out.append({"type": "catch", "target": owner})
+                    out.append(_CATCH[owner])
         return out
 
     def apply(self, state: Any, seat: int, action: JSON) -> tuple[State, list[JSON]]:
         s = state if type(state) is State else as_state(state)
-        kind = action.get("type") if type(action) is dict else None
+        kind = action.get("type") if isinstance(action, dict) else None
         if not isinstance(kind, str):
             kind = action_type(action)  # raises bad_action
         if s.over:
