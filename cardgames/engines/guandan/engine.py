@@ -26,16 +26,16 @@ from .flow import (
     start_deal,
     team,
 )
-from .movegen import shared_plays
+from .movegen import Block, blocks_of
 from .views import all_cards, seat_view, visible_cards
 
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
-#: the last play-phase ``legal_actions``: (state, seat, trick length, hand bytes, plays, spans),
+#: the last play-phase ``legal_actions``: (state, seat, trick length, hand bytes, blocks, where),
 #: one tuple swapped whole; states never change after creation, the hand and trick are checked all
-#: the same. ``spans``: interpretation -> (first, end) index range of its plays in ``plays``, or
-#: None if some interpretation was listed in two separate runs
-_LISTED: list[tuple[Any, int, int, bytes, list[Any], dict[Any, tuple[int, int]] | None]] = [
+#: the same. ``where``: interpretation -> the index of its block (movegen), or None if some
+#: interpretation had two blocks
+_LISTED: list[tuple[Any, int, int, bytes, list[Block], dict[Interp, int] | None]] = [
     (None, -1, -1, b"", [], None)
 ]
 
@@ -224,36 +224,38 @@ class GuandanEngine(Engine):
         table = self._table(state)
         hand = state["hands"][seat]
         key = bytes(hand)
-        plays = shared_plays(hand, state["level"], table, key, (state["seed"], state["deal"], seat))
+        blocks = blocks_of(hand, state["level"], table, key, (state["seed"], state["deal"], seat))
         # the "interp" dicts are shared (one per interpretation, read-only for everyone, the
         # engine included); each action dict and its "cards" list is new
         out: list[JSON] = [] if table is None else [{"type": "pass"}]
         append = out.append
         codes = CODES
         interps = _INTERPS
-        spans: dict[Interp, tuple[int, int]] | None = {}
-        skip = len(out)  # the pass
-        last: Interp | None = None
-        w: JSON = {}
-        first = 0
-        for cards, interp in plays:
-            if interp is not last:
-                i = len(out) - skip
-                if last is not None and spans is not None:
-                    spans[last] = (first, i)
-                    if interp in spans:
-                        spans = None
-                last, first = interp, i
-                w = interps.get(interp) or _interp(interp)
-            if len(cards) == 5:  # most plays: spelt out, no comprehension to set up
-                a, b, c, d, e = cards
-                names = [codes[a], codes[b], codes[c], codes[d], codes[e]]
+        where: dict[Interp, int] | None = {}
+        for n, (_, interp, plays) in enumerate(blocks):
+            w = interps.get(interp) or _interp(interp)
+            if where is not None:
+                if interp in where:
+                    where = None
+                else:
+                    where[interp] = n
+            size = len(plays[0])  # one reading, one size
+            if size == 5:  # most plays: spelt out, no comprehension to set up
+                for a, b, c, d, e in plays:
+                    append(
+                        {
+                            "type": "play",
+                            "cards": [codes[a], codes[b], codes[c], codes[d], codes[e]],
+                            "interp": w,
+                        }
+                    )
+            elif size == 1:
+                for (a,) in plays:
+                    append({"type": "play", "cards": [codes[a]], "interp": w})
             else:
-                names = [codes[c] for c in cards]
-            append({"type": "play", "cards": names, "interp": w})
-        if last is not None and spans is not None:
-            spans[last] = (first, len(plays))
-        _LISTED[0] = (state, seat, len(state["trick"]), key, plays, spans)
+                for cards in plays:
+                    append({"type": "play", "cards": [codes[c] for c in cards], "interp": w})
+        _LISTED[0] = (state, seat, len(state["trick"]), key, blocks, where)
         return out
 
     @staticmethod
@@ -280,15 +282,13 @@ class GuandanEngine(Engine):
             and listed[3] == bytes(state["hands"][seat])
         ):  # the answer of the last ``legal_actions``, for this very state: a lookup is enough
             interp = interp_from_wire(action["interp"])
-            spans = listed[5]
+            where, blocks, played = listed[5], listed[4], tuple(cards)
             if interp is not None:
-                if spans is None:
-                    if (tuple(cards), interp) in listed[4]:
+                if where is None:
+                    if any(b[1] == interp and played in b[2] for b in blocks):
                         return cards, interp
-                elif interp in spans:
-                    first, end = spans[interp]
-                    if (tuple(cards), interp) in listed[4][first:end]:
-                        return cards, interp
+                elif interp in where and played in blocks[where[interp]][2]:
+                    return cards, interp
         counts = [0] * NUM_CODES
         for c in cards:
             counts[c] += 1

@@ -2,7 +2,9 @@
 
 A play is ``(cards, interp)``: ``cards`` a sorted tuple of card indices (so two
 copies of one code are interchangeable and nothing is listed twice), ``interp``
-a ``combos.Interp``. The generator builds plays rank by rank from small cached
+a ``combos.Interp``. Inside, plays come in blocks, one per interpretation:
+``(power, interp, [cards, …])``, ``power`` being ``main_power`` (``bomb_strength``
+for bombs), so no play needs a tuple of its own. The generator builds plays rank by rank from small cached
 building blocks ("groups": k cards of one rank, j of them wildcards) and only
 crosses them where a kind needs it (full houses, sequences), so following a
 table only builds the kind that can answer plus the bombs (GD-27).
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from itertools import combinations, product
-from typing import Any
 
 from .cards import BJ, BJ_RANK, RJ, RJ_RANK, rank_power
 from .combos import (
@@ -38,6 +39,8 @@ from .combos import (
 )
 
 Play = tuple[tuple[int, ...], Interp]
+#: (power, interp, the cards of each play of that reading), see the module docstring
+Block = tuple[int, Interp, list[tuple[int, ...]]]
 Group = tuple[tuple[int, ...], int]  # (sorted cards, wildcards used)
 
 # Memo of natural multisets: (rank, suit counts, size) -> tuples. Bounded: 13 * 3^4 * 9 keys.
@@ -75,9 +78,9 @@ _GROUPS_LIMIT = 20_000  # small: every cached list is one more object for the ga
 class _Hand:
     """Per-call view of a hand: natural counts per rank, wildcards, and memoised plays.
 
-    ``lists`` holds the plays found so far: ``LEAD`` -> every play that may be led, ``BOMB``
-    -> every bomb with its strength, SINGLE / PAIR / TRIPLE -> those plays with their power.
-    ``sources`` holds, for keys not found yet, the same list of an earlier hand of the same
+    ``lists`` holds the blocks found so far: ``LEAD`` -> every play that may be led, ``BOMB``
+    -> every bomb, SINGLE / PAIR / TRIPLE -> those plays. ``sources`` holds, for keys not
+    found yet, the same list of an earlier hand of the same
     seat and level that held all these cards (with its counts): the plays this hand still
     holds, in the same order, are those of that list (a play is legal by its cards alone)."""
 
@@ -91,8 +94,8 @@ class _Hand:
         self.nat = nat = list(map(sum, zip(c[0:52:4], c[1:52:4], c[2:52:4], c[3:52:4], strict=True)))
         nat[level] -= c[wc]  # the hearts of the level rank are wildcards, not naturals
         self.masks: tuple[int, int, int] | None = None
-        self.lists: dict[int, list[Any]] = {}
-        self.sources: dict[int, tuple[bytes, list[Any]]] = {}
+        self.lists: dict[int, list[Block]] = {}
+        self.sources: dict[int, tuple[bytes, list[Block]]] = {}
 
     def inherit(self, earlier: _Hand) -> None:
         """Take ``earlier``'s lists (and its own sources) as sources, if it held all these cards."""
@@ -100,18 +103,18 @@ class _Hand:
             return
         sources = dict(earlier.sources)
         own = earlier.counts
-        for key, plays in earlier.lists.items():
-            sources[key] = (own, plays)
+        for key, blocks in earlier.lists.items():
+            sources[key] = (own, blocks)
         self.sources = sources
 
-    def cached(self, key: int) -> list[Any] | None:
+    def cached(self, key: int) -> list[Block] | None:
         """The list ``key`` of ``lists``, or derived from its source, or None."""
-        plays = self.lists.get(key)
-        if plays is None:
+        blocks = self.lists.get(key)
+        if blocks is None:
             source = self.sources.pop(key, None)
             if source is not None:
-                plays = self.lists[key] = _still_held(source[1], source[0], self.counts, key == LEAD)
-        return plays
+                blocks = self.lists[key] = _still_held(source[1], source[0], self.counts)
+        return blocks
 
     def rank_masks(self) -> tuple[int, int, int]:
         """Bit masks of the ranks held as at least 1, 2 and 3 natural cards."""
@@ -161,7 +164,7 @@ class _Hand:
         return [m if _BEST5[m] >= need else 0 for m in masks]  # most hands hold no straight flush
 
 
-Generator = Callable[[_Hand, int, list[Play]], None]
+Generator = Callable[[_Hand, int, list[Block]], None]
 
 #: the hands asked about lately, by (counts as bytes, level): a seat's hand is asked about again
 #: at each of its turns until it plays, so its bombs are found once (a small, bounded memo)
@@ -179,15 +182,15 @@ def legal_plays(
 ) -> list[Play]:
     """Every play of ``counts`` at ``level`` that may be led (table None) or that beats ``table``.
 
-    ``raw``, if given, is ``bytes(counts)`` (the caller has it already). The list is the caller's."""
-    plays = shared_plays(counts, level, table, raw)
-    return list(plays) if table is None else plays
+    ``raw``, if given, is ``bytes(counts)`` (the caller has it already)."""
+    return [(cards, interp) for _, interp, block in blocks_of(counts, level, table, raw) for cards in block]
 
 
-def shared_plays(
+def blocks_of(
     counts: list[int], level: int, table: Interp | None, raw: bytes | None = None, line: Hashable = None
-) -> list[Play]:
-    """``legal_plays``, but the lead plays are a list kept by the hand memo: never change it.
+) -> list[Block]:
+    """``legal_plays`` as blocks (module docstring), in the same order; blocks and their lists
+    may be shared with the memos: never change them.
 
     ``line`` names the seat and deal the hand belongs to (None: unknown), so that a smaller
     hand of the same line filters the plays already found for the larger one."""
@@ -217,13 +220,11 @@ def shared_plays(
     kind = table[0]
     if kind <= TRIPLE:  # the commonest follows: every play of the kind once per hand, then filter
         above = main_power(table, level)
-        plays = hand.cached(kind)
-        if plays is None:
-            found: list[Play] = []
-            _GENERATORS[kind](hand, -1, found)
-            power = _POWERS[level]
-            plays = hand.lists[kind] = [(power[p[1][1]], p) for p in found]
-        out = [play for p, play in plays if p > above]
+        blocks = hand.cached(kind)
+        if blocks is None:
+            blocks = hand.lists[kind] = []
+            _GENERATORS[kind](hand, -1, blocks)
+        out = [b for b in blocks if b[0] > above]
         _bombs(hand, -1, out)
     elif kind < BOMB:
         out = []
@@ -241,10 +242,8 @@ def _within(now: bytes, then: bytes) -> bool:
     return a >= b and max((a - b).to_bytes(len(now), "big")) < 128
 
 
-def _still_held(plays: list[Any], then: bytes, now: bytes, plain: bool) -> list[Any]:
-    """The entries of ``plays`` (found for the counts ``then``) whose cards ``now`` still holds.
-
-    ``plain``: entries are plays; else (key, play) pairs."""
+def _still_held(blocks: list[Block], then: bytes, now: bytes) -> list[Block]:
+    """The plays of ``blocks`` (found for the counts ``then``) that ``now`` still holds."""
     fewer = (int.from_bytes(then, "big") - int.from_bytes(now, "big")).to_bytes(len(now), "big")
     flags = fewer.translate(_NONZERO)
     gone: set[int] = set()
@@ -254,24 +253,30 @@ def _still_held(plays: list[Any], then: bytes, now: bytes, plain: bool) -> list[
         (less if now[c] else gone).add(c)
         c = flags.find(1, c + 1)
     if not gone and not less:
-        return plays
+        return blocks
     out = gone.isdisjoint
-    if not less:
-        if plain:
-            return [p for p in plays if out(p[0])]
-        return [e for e in plays if out(e[1][0])]
-
-    def fits(cards: tuple[int, ...]) -> bool:
-        return out(cards) and (less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less))
-
-    if plain:
-        return [p for p in plays if fits(p[0])]
-    return [e for e in plays if fits(e[1][0])]
+    kept: list[tuple[int, ...]]
+    found: list[Block] = []
+    for block in blocks:
+        plays = block[2]
+        if less:
+            kept = [
+                cards
+                for cards in plays
+                if out(cards) and (less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less))
+            ]
+        else:
+            kept = [cards for cards in plays if out(cards)]
+        if len(kept) == len(plays):
+            found.append(block)
+        elif kept:
+            found.append((block[0], block[1], kept))
+    return found
 
 
 # -- groups of one rank (GD-13 … GD-15) ---------------------------------------------------------
 def _same_rank(kind: int, k: int) -> Generator:
-    def gen(hand: _Hand, above: int, out: list[Play]) -> None:
+    def gen(hand: _Hand, above: int, out: list[Block]) -> None:
         level, nat, wilds, c = hand.level, hand.nat, hand.wilds, hand.counts
         power = _POWERS[level]
         memo = _GROUPS
@@ -281,20 +286,21 @@ def _same_rank(kind: int, k: int) -> Generator:
             if (n == 0 and r != level) or n + wilds < k or power[r] <= above:
                 continue
             # wildcards alone only as the level rank (GD-11, GD-T08)
-            interp = (kind, r, -1, k)
             i = r * 4
             found = memo.get((c[i : i + 4], r, k, wilds, level, r == level))  # hand.groups' memo key
-            for cards, _ in hand.groups(r, k, r == level) if found is None else found:
-                append((cards, interp))
+            if found is None:
+                found = hand.groups(r, k, r == level)
+            if found:
+                append((power[r], (kind, r, -1, k), [g[0] for g in found]))
         if k <= 2:  # jokers: singles and identical pairs only (GD-14)
             for card, rank in ((BJ, BJ_RANK), (RJ, RJ_RANK)):
                 if hand.counts[card] >= k and power[rank] > above:
-                    out.append(((card,) * k, (kind, rank, -1, k)))
+                    append((power[rank], (kind, rank, -1, k), [(card,) * k]))
 
     return gen
 
 
-def _full_houses(hand: _Hand, above: int, out: list[Play]) -> None:
+def _full_houses(hand: _Hand, above: int, out: list[Block]) -> None:
     """Triple plus a pair of another rank, or of two identical jokers (GD-16)."""
     level, wilds, nat, c = hand.level, hand.wilds, hand.nat, hand.counts
     memo = _GROUPS
@@ -311,7 +317,8 @@ def _full_houses(hand: _Hand, above: int, out: list[Play]) -> None:
         triples = memo.get((c[t * 4 : t * 4 + 4], t, 3, wilds, level, False)) or hand.groups(t, 3, False)
         if not triples:
             continue
-        interp = (FULL_HOUSE, t, -1, 5)
+        block: list[tuple[int, ...]] = []
+        add = block.append
         for p, pgroups in pairs:
             if p == t:
                 continue
@@ -321,14 +328,16 @@ def _full_houses(hand: _Hand, above: int, out: list[Play]) -> None:
                     if j2 > left:
                         continue
                     if j1 or j2:
-                        out.append((tuple(sorted(tcards + pcards)), interp))
+                        add(tuple(sorted(tcards + pcards)))
                     elif t < p:
-                        out.append((tcards + pcards, interp))
+                        add(tcards + pcards)
                     else:
-                        out.append((pcards + tcards, interp))
+                        add(pcards + tcards)
         for pcards, _ in joker_pairs:
             for tcards, _ in triples:
-                out.append((tcards + pcards, interp))
+                add(tcards + pcards)
+        if block:
+            out.append((power[t], (FULL_HOUSE, t, -1, 5), block))
 
 
 def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
@@ -338,7 +347,7 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
     masks = [sum(1 << r for r in ranks) for ranks in windows]
     orders = [sorted(ranks) for ranks in windows]  # card order: the ace of an ace-low window sorts last
 
-    def gen(hand: _Hand, above: int, out: list[Play]) -> None:
+    def gen(hand: _Hand, above: int, out: list[Block]) -> None:
         wilds = hand.wilds
         held = hand.rank_masks()[:per]
         for ranks, wmask, order in zip(windows, masks, orders, strict=True):
@@ -349,8 +358,8 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
                 deficit += _POP[wmask & ~m]
             if deficit > wilds:
                 continue
-            interp = (kind, ranks[-1], -1, per * length)
             options = [hand.groups(r, per, True) for r in order]
+            block: list[tuple[int, ...]] = []
             for combo in product(*options):
                 used = 0
                 for _, j in combo:
@@ -360,12 +369,14 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
                 cards: tuple[int, ...] = ()
                 for c, _ in combo:
                     cards += c
-                out.append((tuple(sorted(cards)) if used else cards, interp))
+                block.append(tuple(sorted(cards)) if used else cards)
+            if block:
+                out.append((ranks[-1], (kind, ranks[-1], -1, per * length), block))
 
     return gen
 
 
-def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
+def _straights(hand: _Hand, above: int, out: list[Block]) -> None:
     """Five-card straights (GD-17): per position a natural code or a wildcard."""
     wilds, wc, c = hand.wilds, hand.wc, hand.counts
     m1 = hand.rank_masks()[0]
@@ -376,50 +387,49 @@ def _straights(hand: _Hand, above: int, out: list[Play]) -> None:
             continue
         naturals = [[i for i in range(r * 4, r * 4 + 4) if c[i] and i != wc] for r in order]
         missing = [i for i, codes in enumerate(naturals) if not codes]
-        interp = (STRAIGHT, top_rank, -1, 5)
+        block: list[tuple[int, ...]] = []
         for j in range(len(missing), wilds + 1):
             for wpos in combinations(range(5), j):
                 if any(i not in wpos for i in missing):
                     continue
                 opts = [naturals[i] for i in range(5) if i not in wpos]
                 if j == 0:
-                    out.extend([(cards, interp) for cards in product(*opts)])
+                    block.extend(product(*opts))
                 else:
                     extra = (wc,) * j
-                    out.extend([(tuple(sorted(cards + extra)), interp) for cards in product(*opts)])
+                    block.extend([tuple(sorted(cards + extra)) for cards in product(*opts)])
+        if block:
+            out.append((top_rank, (STRAIGHT, top_rank, -1, 5), block))
 
 
-def _bombs(hand: _Hand, above: int, out: list[Play]) -> None:
+def _bombs(hand: _Hand, above: int, out: list[Block]) -> None:
     """N-bombs, straight flushes and the four-joker bomb stronger than ``above`` (GD-22, GD-32)."""
-    plays = hand.cached(BOMB)
-    if plays is None:
-        plays = hand.lists[BOMB] = _all_bombs(hand)
-    if plays:
-        out.extend([play for strength, play in plays if strength > above])
+    blocks = hand.cached(BOMB)
+    if blocks is None:
+        blocks = hand.lists[BOMB] = _all_bombs(hand)
+    if blocks:
+        out.extend([b for b in blocks if b[0] > above])
 
 
-def _all_bombs(hand: _Hand) -> list[tuple[int, Play]]:
-    """Every bomb of the hand with its strength (``bomb_strength``), in listing order."""
+def _all_bombs(hand: _Hand) -> list[Block]:
+    """Every bomb of the hand, its strength (``bomb_strength``) as the power, in listing order."""
     level, counts, nat, wilds = hand.level, hand.counts, hand.nat, hand.wilds
-    out: list[tuple[int, Play]] = []
+    out: list[Block] = []
     power, memo = _POWERS[level], _GROUPS
     for r in range(13) if max(nat) + wilds >= 4 else ():
         top = nat[r] + wilds
         quad = counts[r * 4 : r * 4 + 4]
         for k in range(4, top + 1):
-            interp = (BOMB, r, -1, k)
-            strength = k * 1_000 + power[r]  # bomb_strength(interp, level)
-            for cards, _ in memo.get((quad, r, k, wilds, level, False)) or hand.groups(r, k, False):
-                out.append((strength, (cards, interp)))
-    flushes: list[Play] = []
-    _straight_flushes(hand, -1, flushes)
-    out.extend([(bomb_strength(p[1], level), p) for p in flushes])
+            found = memo.get((quad, r, k, wilds, level, False)) or hand.groups(r, k, False)
+            if found:  # the power: bomb_strength((BOMB, r, -1, k), level)
+                out.append((k * 1_000 + power[r], (BOMB, r, -1, k), [g[0] for g in found]))
+    _straight_flushes(hand, -1, out)
     if counts[BJ] == 2 and counts[RJ] == 2:
-        out.append((11_000, ((BJ, BJ, RJ, RJ), (JOKER_BOMB, RJ_RANK, -1, 4))))
+        out.append((11_000, (JOKER_BOMB, RJ_RANK, -1, 4), [(BJ, BJ, RJ, RJ)]))
     return out
 
 
-def _straight_flushes(hand: _Hand, above: int, out: list[Play]) -> None:
+def _straight_flushes(hand: _Hand, above: int, out: list[Block]) -> None:
     wilds, wc = hand.wilds, hand.wc
     masks = hand.suit_masks()
     if not any(masks):
@@ -433,13 +443,16 @@ def _straight_flushes(hand: _Hand, above: int, out: list[Play]) -> None:
             missing = 5 - _POP[held]
             if missing > wilds:
                 continue
-            interp = (STRAIGHT_FLUSH, top_rank, suit, 5)
             # each position: its natural card if held, or a wildcard; listed as product() did:
             # by position in card order, the natural card before the wildcard
             naturals = [r * 4 + suit if held >> r & 1 else -1 for r in order]
-            for combo in product(*[(n, wc) if n >= 0 else (wc,) for n in naturals]):
-                if combo.count(wc) <= wilds:
-                    out.append((tuple(sorted(combo)) if wilds else combo, interp))
+            block = [
+                tuple(sorted(combo)) if wilds else combo
+                for combo in product(*[(n, wc) if n >= 0 else (wc,) for n in naturals])
+                if combo.count(wc) <= wilds
+            ]
+            if block:  # the power: bomb_strength((STRAIGHT_FLUSH, top_rank, suit, 5), level)
+                out.append((5_500 + top_rank, (STRAIGHT_FLUSH, top_rank, suit, 5), block))
 
 
 #: single power of each rank index 0..14 (jokers 13, 14) at each level (``rank_power``)
