@@ -275,11 +275,34 @@ def _still_held(blocks: list[Block], then: bytes, now: bytes) -> list[Block]:
 
 
 # -- groups of one rank (GD-13 … GD-15) ---------------------------------------------------------
+#: the block of ``k`` cards of one rank (a single, pair, triple or bomb) by the memo key of
+#: ``_Hand.groups``, None if there is none; blocks are shared: never change one (bounded memo)
+_BLOCKS: dict[tuple[bytes, int, int, int, int, bool], Block | None] = {}
+_UNSEEN: Block = (0, (0, 0, 0, 0), [])  # a stand-in for a key not in _BLOCKS
+
+
+def _rank_block(hand: _Hand, rank: int, k: int, all_wild: bool) -> Block | None:
+    """The block of ``k`` cards of ``rank`` (``hand.groups``), made and memoised."""
+    i = rank * 4
+    groups = hand.groups(rank, k, all_wild)
+    block: Block | None = None
+    if groups:
+        power = _POWERS[hand.level][rank]
+        if k < 4:
+            block = (power, ((SINGLE, PAIR, TRIPLE)[k - 1], rank, -1, k), [g[0] for g in groups])
+        else:  # the power: bomb_strength((BOMB, rank, -1, k), level)
+            block = (k * 1_000 + power, (BOMB, rank, -1, k), [g[0] for g in groups])
+    if len(_BLOCKS) >= _GROUPS_LIMIT:
+        _BLOCKS.clear()
+    _BLOCKS[(hand.counts[i : i + 4], rank, k, hand.wilds, hand.level, all_wild)] = block
+    return block
+
+
 def _same_rank(kind: int, k: int) -> Generator:
     def gen(hand: _Hand, above: int, out: list[Block]) -> None:
         level, nat, wilds, c = hand.level, hand.nat, hand.wilds, hand.counts
         power = _POWERS[level]
-        memo = _GROUPS
+        memo = _BLOCKS
         append = out.append
         for r in range(13):
             n = nat[r]
@@ -287,11 +310,11 @@ def _same_rank(kind: int, k: int) -> Generator:
                 continue
             # wildcards alone only as the level rank (GD-11, GD-T08)
             i = r * 4
-            found = memo.get((c[i : i + 4], r, k, wilds, level, r == level))  # hand.groups' memo key
-            if found is None:
-                found = hand.groups(r, k, r == level)
-            if found:
-                append((power[r], (kind, r, -1, k), [g[0] for g in found]))
+            block = memo.get((c[i : i + 4], r, k, wilds, level, r == level), _UNSEEN)  # see _rank_block
+            if block is _UNSEEN:
+                block = _rank_block(hand, r, k, r == level)
+            if block is not None:
+                append(block)
         if k <= 2:  # jokers: singles and identical pairs only (GD-14)
             for card, rank in ((BJ, BJ_RANK), (RJ, RJ_RANK)):
                 if hand.counts[card] >= k and power[rank] > above:
@@ -415,14 +438,16 @@ def _all_bombs(hand: _Hand) -> list[Block]:
     """Every bomb of the hand, its strength (``bomb_strength``) as the power, in listing order."""
     level, counts, nat, wilds = hand.level, hand.counts, hand.nat, hand.wilds
     out: list[Block] = []
-    power, memo = _POWERS[level], _GROUPS
+    memo = _BLOCKS
     for r in range(13) if max(nat) + wilds >= 4 else ():
         top = nat[r] + wilds
         quad = counts[r * 4 : r * 4 + 4]
         for k in range(4, top + 1):
-            found = memo.get((quad, r, k, wilds, level, False)) or hand.groups(r, k, False)
-            if found:  # the power: bomb_strength((BOMB, r, -1, k), level)
-                out.append((k * 1_000 + power[r], (BOMB, r, -1, k), [g[0] for g in found]))
+            block = memo.get((quad, r, k, wilds, level, False), _UNSEEN)
+            if block is _UNSEEN:
+                block = _rank_block(hand, r, k, False)
+            if block is not None:
+                out.append(block)
     _straight_flushes(hand, -1, out)
     if counts[BJ] == 2 and counts[RJ] == 2:
         out.append((11_000, (JOKER_BOMB, RJ_RANK, -1, 4), [(BJ, BJ, RJ, RJ)]))
