@@ -15,7 +15,6 @@ from .cards import ACE, CODES, INDEX, NUM_CODES, RANK_NAMES, card_power, level_n
 from .combos import Interp, beats, classify, interp_from_wire, interp_to_wire
 from .flow import (
     State,
-    active,
     clone,
     clone_turn,
     end_deal,
@@ -150,6 +149,12 @@ class GuandanEngine(Engine):
         kind = action_type(action)
         if kind == "timeout":
             return self._timeout(state, seat, action)
+        if state["phase"] == "play" and seat == state["turn"] and type(seat) is int:  # the common case
+            if kind == "pass":
+                return self._pass(state, seat)
+            if kind == "play":
+                cards, interp = self._parse_play(state, seat, action)
+                return self._play(state, seat, cards, interp)
         seat = check_seat(4, seat)
         if seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", f"Seat {seat} may not act now.")
@@ -270,9 +275,12 @@ class GuandanEngine(Engine):
 
     def _parse_play(self, state: State, seat: int, action: JSON) -> tuple[list[int], Interp]:
         raw = action.get("cards")
-        if not isinstance(raw, list) or not raw or any(not isinstance(c, str) or c not in INDEX for c in raw):
+        try:  # only card codes are keys of INDEX (a list or dict among the cards: a TypeError)
+            cards = sorted([INDEX[c] for c in raw]) if isinstance(raw, list) and raw else None
+        except (KeyError, TypeError):
+            cards = None
+        if cards is None:
             raise IllegalAction("bad_action", "A play names a non-empty list of card codes.")
-        cards = sorted(INDEX[c] for c in raw)
         listed = _LISTED[0]
         if (
             listed[0] is state
@@ -343,7 +351,8 @@ class GuandanEngine(Engine):
         new["trick"].append([seat])
         new["passes"] += 1
         events: list[JSON] = [{"type": "passed", "seat": seat}]
-        others = len(active(new)) - (0 if new["last"] in new["finished"] else 1)
+        done = new["finished"]
+        others = 4 - len(done) - (new["last"] not in done)  # the active seats but the table's owner
         if new["passes"] >= others:
             new["discard"] = list(new["discard"])
             end_trick(new)
