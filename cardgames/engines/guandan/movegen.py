@@ -39,15 +39,16 @@ from .combos import (
 )
 
 Play = tuple[tuple[int, ...], Interp]
-#: (power, interp, the cards of each play of that reading), see the module docstring
-Block = tuple[int, Interp, list[tuple[int, ...]]]
+#: (power, interp, the cards of each play of that reading), see the module docstring; all tuples,
+#: so the garbage collector soon stops tracking the blocks kept in the memos
+Block = tuple[int, Interp, tuple[tuple[int, ...], ...]]
 Group = tuple[tuple[int, ...], int]  # (sorted cards, wildcards used)
 
 # Memo of natural multisets: (rank, suit counts, size) -> tuples. Bounded: 13 * 3^4 * 9 keys.
-_MULTISETS: dict[tuple[int, tuple[int, ...], int], list[tuple[int, ...]]] = {}
+_MULTISETS: dict[tuple[int, tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 
 
-def _multisets(rank: int, quad: tuple[int, ...], m: int) -> list[tuple[int, ...]]:
+def _multisets(rank: int, quad: tuple[int, ...], m: int) -> tuple[tuple[int, ...], ...]:
     key = (rank, quad, m)
     hit = _MULTISETS.get(key)
     if hit is not None:
@@ -65,13 +66,13 @@ def _multisets(rank: int, quad: tuple[int, ...], m: int) -> list[tuple[int, ...]
             rec(suit + 1, left - take, prefix + (base + suit,) * take)
 
     rec(0, m, ())
-    _MULTISETS[key] = out
-    return out
+    found = _MULTISETS[key] = tuple(out)
+    return found
 
 
 # Memo of groups: (the rank's four counts, rank, k, wildcards held, level, all_wild) -> groups.
 # Groups are immutable tuples shared between calls; the memo is cleared if it ever grows large.
-_GROUPS: dict[tuple[bytes, int, int, int, int, bool], list[Group]] = {}
+_GROUPS: dict[tuple[bytes, int, int, int, int, bool], tuple[Group, ...]] = {}
 _GROUPS_LIMIT = 20_000  # small: every cached list is one more object for the garbage collector
 
 
@@ -130,7 +131,7 @@ class _Hand:
             self.masks = (m1, m2, m3)
         return self.masks
 
-    def groups(self, rank: int, k: int, all_wild: bool) -> list[Group]:
+    def groups(self, rank: int, k: int, all_wild: bool) -> tuple[Group, ...]:
         """Every way to make ``k`` cards of ``rank`` from naturals plus wildcards."""
         i = rank * 4
         c = self.counts
@@ -152,8 +153,8 @@ class _Hand:
                 out.append((tuple(sorted(ms + (wc,) * j)) if j else ms, j))
         if len(_GROUPS) >= _GROUPS_LIMIT:
             _GROUPS.clear()
-        _GROUPS[key] = out
-        return out
+        found = _GROUPS[key] = tuple(out)
+        return found
 
     def suit_masks(self) -> list[int]:
         """Per suit, a bit per rank held as a natural card (0 for a suit too short for a flush)."""
@@ -255,18 +256,20 @@ def _still_held(blocks: list[Block], then: bytes, now: bytes) -> list[Block]:
     if not gone and not less:
         return blocks
     out = gone.isdisjoint
-    kept: list[tuple[int, ...]]
+    kept: tuple[tuple[int, ...], ...]
     found: list[Block] = []
     for block in blocks:
         plays = block[2]
         if less:
-            kept = [
-                cards
-                for cards in plays
-                if out(cards) and (less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less))
-            ]
+            kept = tuple(
+                [
+                    cards
+                    for cards in plays
+                    if out(cards) and (less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less))
+                ]
+            )
         else:
-            kept = [cards for cards in plays if out(cards)]
+            kept = tuple([cards for cards in plays if out(cards)])
         if len(kept) == len(plays):
             found.append(block)
         elif kept:
@@ -278,7 +281,7 @@ def _still_held(blocks: list[Block], then: bytes, now: bytes) -> list[Block]:
 #: the block of ``k`` cards of one rank (a single, pair, triple or bomb) by the memo key of
 #: ``_Hand.groups``, None if there is none; blocks are shared: never change one (bounded memo)
 _BLOCKS: dict[tuple[bytes, int, int, int, int, bool], Block | None] = {}
-_UNSEEN: Block = (0, (0, 0, 0, 0), [])  # a stand-in for a key not in _BLOCKS
+_UNSEEN: Block = (0, (0, 0, 0, 0), ())  # a stand-in for a key not in _BLOCKS
 
 
 def _rank_block(hand: _Hand, rank: int, k: int, all_wild: bool) -> Block | None:
@@ -289,9 +292,9 @@ def _rank_block(hand: _Hand, rank: int, k: int, all_wild: bool) -> Block | None:
     if groups:
         power = _POWERS[hand.level][rank]
         if k < 4:
-            block = (power, ((SINGLE, PAIR, TRIPLE)[k - 1], rank, -1, k), [g[0] for g in groups])
+            block = (power, ((SINGLE, PAIR, TRIPLE)[k - 1], rank, -1, k), tuple([g[0] for g in groups]))
         else:  # the power: bomb_strength((BOMB, rank, -1, k), level)
-            block = (k * 1_000 + power, (BOMB, rank, -1, k), [g[0] for g in groups])
+            block = (k * 1_000 + power, (BOMB, rank, -1, k), tuple([g[0] for g in groups]))
     if len(_BLOCKS) >= _GROUPS_LIMIT:
         _BLOCKS.clear()
     _BLOCKS[(hand.counts[i : i + 4], rank, k, hand.wilds, hand.level, all_wild)] = block
@@ -318,7 +321,7 @@ def _same_rank(kind: int, k: int) -> Generator:
         if k <= 2:  # jokers: singles and identical pairs only (GD-14)
             for card, rank in ((BJ, BJ_RANK), (RJ, RJ_RANK)):
                 if hand.counts[card] >= k and power[rank] > above:
-                    append((power[rank], (kind, rank, -1, k), [(card,) * k]))
+                    append((power[rank], (kind, rank, -1, k), ((card,) * k,)))
 
     return gen
 
@@ -360,7 +363,7 @@ def _full_houses(hand: _Hand, above: int, out: list[Block]) -> None:
             for tcards, _ in triples:
                 add(tcards + pcards)
         if block:
-            out.append((power[t], (FULL_HOUSE, t, -1, 5), block))
+            out.append((power[t], (FULL_HOUSE, t, -1, 5), tuple(block)))
 
 
 def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
@@ -394,7 +397,7 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
                     cards += c
                 block.append(tuple(sorted(cards)) if used else cards)
             if block:
-                out.append((ranks[-1], (kind, ranks[-1], -1, per * length), block))
+                out.append((ranks[-1], (kind, ranks[-1], -1, per * length), tuple(block)))
 
     return gen
 
@@ -422,7 +425,7 @@ def _straights(hand: _Hand, above: int, out: list[Block]) -> None:
                     extra = (wc,) * j
                     block.extend([tuple(sorted(cards + extra)) for cards in product(*opts)])
         if block:
-            out.append((top_rank, (STRAIGHT, top_rank, -1, 5), block))
+            out.append((top_rank, (STRAIGHT, top_rank, -1, 5), tuple(block)))
 
 
 def _bombs(hand: _Hand, above: int, out: list[Block]) -> None:
@@ -450,7 +453,7 @@ def _all_bombs(hand: _Hand) -> list[Block]:
                 out.append(block)
     _straight_flushes(hand, -1, out)
     if counts[BJ] == 2 and counts[RJ] == 2:
-        out.append((11_000, (JOKER_BOMB, RJ_RANK, -1, 4), [(BJ, BJ, RJ, RJ)]))
+        out.append((11_000, (JOKER_BOMB, RJ_RANK, -1, 4), ((BJ, BJ, RJ, RJ),)))
     return out
 
 
@@ -471,11 +474,13 @@ def _straight_flushes(hand: _Hand, above: int, out: list[Block]) -> None:
             # each position: its natural card if held, or a wildcard; listed as product() did:
             # by position in card order, the natural card before the wildcard
             naturals = [r * 4 + suit if held >> r & 1 else -1 for r in order]
-            block = [
-                tuple(sorted(combo)) if wilds else combo
-                for combo in product(*[(n, wc) if n >= 0 else (wc,) for n in naturals])
-                if combo.count(wc) <= wilds
-            ]
+            block = tuple(
+                [
+                    tuple(sorted(combo)) if wilds else combo
+                    for combo in product(*[(n, wc) if n >= 0 else (wc,) for n in naturals])
+                    if combo.count(wc) <= wilds
+                ]
+            )
             if block:  # the power: bomb_strength((STRAIGHT_FLUSH, top_rank, suit, 5), level)
                 out.append((5_500 + top_rank, (STRAIGHT_FLUSH, top_rank, suit, 5), block))
 
