@@ -92,7 +92,11 @@ class _Hand:
         self.level = level
         self.wc = wc = level * 4 + 1
         self.wilds = c[wc]
-        self.nat = nat = list(map(sum, zip(c[0:52:4], c[1:52:4], c[2:52:4], c[3:52:4], strict=True)))
+        # cards per rank: the four counts of each rank summed as bytes lanes of one integer
+        x = int.from_bytes(c[:52], "little")
+        x = (x & _LANES2) + (x >> 8 & _LANES2)
+        x = (x & _LANES4) + (x >> 16 & _LANES4)
+        self.nat = nat = list(x.to_bytes(52, "little")[::4])
         nat[level] -= c[wc]  # the hearts of the level rank are wildcards, not naturals
         self.masks: tuple[int, int, int] | None = None
         self.lists: dict[int, list[Block]] = {}
@@ -492,6 +496,9 @@ _POP = [bin(m).count("1") for m in range(1 << 13)]
 #: 13 bytes of 0/1 (one suit's cards held, rank by rank) -> the rank bit mask
 _ROW_MASKS = {bytes((m >> r) & 1 for r in range(13)): m for m in range(1 << 13)}
 _NONZERO = bytes([0] + [1] * 255)
+#: masks of the low byte of every 2-byte and of the low 2 bytes of every 4-byte lane of 52 bytes
+_LANES2 = int.from_bytes(bytes([255, 0]) * 26, "little")
+_LANES4 = int.from_bytes(bytes([255, 255, 0, 0]) * 13, "little")
 #: five-card windows: (top rank index, rank bit mask, ranks in card order), ace low first (GD-20)
 _WINDOWS5: list[tuple[int, int, list[int]]] = [
     (window_ranks(top, 5)[-1], sum(1 << r for r in window_ranks(top, 5)), sorted(window_ranks(top, 5)))
