@@ -11,7 +11,17 @@ import pytest
 
 from cardgames.bots import get_bot
 from cardgames.bots.driver import play_game
-from cardgames.bots.pika import BOTS, HardBot, NormalBot, _determinize, _easy_move, _rollout
+from cardgames.bots.pika import (
+    BOTS,
+    HardBot,
+    NormalBot,
+    _determinize,
+    _easy_move,
+    _hard_move,
+    _normal_move,
+    _rollout,
+    _Table,
+)
 from cardgames.engines import get_engine
 
 ENG = get_engine("pika")
@@ -30,8 +40,11 @@ def deal(hands: list[list[str]], starter: str, stock: list[str] | None = None, f
     return ENG.new_game(len(hands), seed=1, options=options)
 
 
-def choice(level: str, state: Any, seat: int, seed: int = 0) -> dict[str, Any] | None:
+def choice(level: str, state: Any, seat: int, seed: int = 0, search: bool = False) -> dict[str, Any] | None:
+    """``level``'s answer; hard's heuristic alone unless ``search`` (the search has its own tests)."""
     bot = BOTS[level]()
+    if isinstance(bot, HardBot):
+        bot.search = search
     return bot.choose(ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(seed))
 
 
@@ -93,6 +106,7 @@ def test_bots_see_only_their_view() -> None:
     assert ENG.view(a, 0) == ENG.view(b, 0)
     for level in BOTS:
         assert choice(level, a, 0, seed=3) == choice(level, b, 0, seed=3)
+    assert choice("hard", a, 0, seed=3, search=True) == choice("hard", b, 0, seed=3, search=True)
 
 
 # -- the Pika call ---------------------------------------------------------------------------
@@ -193,18 +207,114 @@ def test_hard_search_deals_the_hidden_cards_consistently_with_the_view() -> None
     assert _determinize(view, rng).drew_on == (0, 4, 0, 0)  # green's bit, as the view shows
     greens = sum(sum(c[0] == "G" for c in _determinize(view, rng).hands[1]) for _ in range(200))
     assert greens / 200 < 1.0
+    # random players shed black cards: a rival gets fewer than its share, one that drew far fewer
+    deals = [_determinize(view, rng) for _ in range(400)]
+    share = 8 / (108 - 4 - 1)  # the unseen cards hold all eight black cards
+    blacks = [
+        sum(c in ("W", "W+4") for d in deals for c in d.hands[seat]) / (400 * len(deals[0].hands[seat]))
+        for seat in (1, 3)
+    ]
+    assert blacks[0] < 0.2 * share and 0.15 * share < blacks[1] < 0.6 * share
 
 
-def test_hard_searches_when_a_rival_holds_one_card_and_stays_deterministic() -> None:
+def test_hard_searches_by_default_and_stays_deterministic() -> None:
     state = endgame()
     view, legal = ENG.view(state, 0), ENG.legal_actions(state, 0)
     bot = HardBot()
-    bot.search_below = 1  # off by default (docs/bots.md)
+    assert bot.search
     answers = [bot.choose(view, legal, random.Random(seed)) for seed in range(3)]
     assert all(a in legal for a in answers)
     assert answers == [bot.choose(view, legal, random.Random(seed)) for seed in range(3)]
     # black cards stay in hand while coloured cards fit, with or without the search
     assert all(a is not None and a["card"] != "W" for a in answers)
+
+
+def test_search_leaves_the_heuristic_only_for_a_clearly_better_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The gate: another move must win more rollouts on the same deals, by search_z errors."""
+    state = endgame()
+    view, legal = ENG.view(state, 0), ENG.legal_actions(state, 0)
+    heuristic = choice("hard", state, 0)
+    assert heuristic == {"type": "play", "card": "Y5"}
+    pika = __import__("cardgames.bots.pika", fromlist=["_playout"])
+
+    def rollouts_favour(card: str, noise: float) -> None:
+        def fake(st: Any, me: int, rng: random.Random) -> tuple[float, int]:
+            won = 1.0 if st.discard[-1] == card else 0.0
+            return (won if rng.random() >= noise else 1.0 - won), 30
+
+        monkeypatch.setattr(pika, "_playout", fake)
+
+    bot = HardBot()
+    rollouts_favour("BR", noise=0.0)  # the blue Reverse wins every rollout, the others none
+    assert bot.choose(view, legal, random.Random(1)) == {"type": "play", "card": "BR"}
+    rollouts_favour("BR", noise=0.5)  # coin flips: no move is clearly better, the heuristic stays
+    kept = [
+        bot.choose(view, legal, random.Random(seed)) == choice("hard", state, 0, seed) for seed in range(20)
+    ]
+    assert sum(kept) >= 17
+    rollouts_favour("none", noise=0.0)  # all moves equal
+    assert all(
+        bot.choose(view, legal, random.Random(seed)) == choice("hard", state, 0, seed) for seed in range(5)
+    )
+
+
+def test_hard_searches_only_in_the_endgame(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No search while every rival holds more than ``search_below`` cards: the heuristic alone."""
+    pika = __import__("cardgames.bots.pika", fromlist=["_search"])
+    searched: list[int] = []
+    monkeypatch.setattr(pika, "_search", lambda view, cands, bot, rng: searched.append(1) or cands[0])
+    calm = deal([["R+2", "R3", "G5", "B6"], FILLER[:4], FILLER[4:8]], "R7")
+    assert choice("hard", calm, 0, search=True) == {"type": "play", "card": "R3"}
+    assert not searched
+    close = deal([["R+2", "R3", "G5", "B6"], FILLER[:4], FILLER[4:7]], "R7")
+    choice("hard", close, 0, search=True)
+    assert searched == [1]
+
+
+def test_hard_move_in_rollouts_is_the_heuristic_on_a_raw_state() -> None:
+    """_hard_move picks a move of _Table's best score on states from real games."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(40):
+        state = ENG.new_game(4, seed=seed, options={"turn_seconds": None})
+        while not ENG.is_over(state) and checked < 2000:
+            seat = ENG.to_act(state)[0]
+            legal = ENG.legal_actions(state, seat)
+            if legal[0]["type"] == "call_pika":
+                state = ENG.apply(state, seat, legal[0])[0]
+                continue
+            plays = [a for a in legal if a["type"] in ("play", "keep")]
+            if len(plays) > 1:
+                table = _Table(ENG.view(state, seat))
+                scores = {
+                    (a.get("card"), a.get("colour") or a.get("card", " ")[0]): table.score(a) for a in plays
+                }
+                move = _hard_move(state, seat, rng)
+                key = (None, " ") if move is None else move
+                assert scores[key] == pytest.approx(max(scores.values()))
+                checked += 1
+            state = ENG.apply(state, seat, rng.choice(legal))[0]
+    assert checked > 300
+
+
+def test_normal_move_in_rollouts_is_normals_rule_on_a_raw_state() -> None:
+    """The rivals' model mixes easy's random move with normal's rule: _normal_move is that rule."""
+    rng, bot, checked = random.Random(6), NormalBot(), 0
+    for seed in range(15):
+        state = ENG.new_game(4, seed=seed, options={"turn_seconds": None})
+        while not ENG.is_over(state):
+            seat = ENG.to_act(state)[0]
+            legal = ENG.legal_actions(state, seat)
+            plays = [a for a in legal if a["type"] == "play"]
+            if plays:
+                hand = list(state.hands[seat])
+                values = {(a["card"], a.get("colour") or a["card"][0]): bot.value(a, hand) for a in plays}
+                assert values[_normal_move(state, seat, rng)] == max(values.values())
+                checked += 1
+            elif legal[0]["type"] in ("draw", "take_stack"):
+                assert _normal_move(state, seat, rng) is None
+            state = ENG.apply(state, seat, rng.choice(legal))[0]
+    assert checked > 300
 
 
 def test_search_rollouts_end_and_model_easy_exactly() -> None:
