@@ -249,6 +249,8 @@ def _within(now: bytes, then: bytes) -> bool:
 
 def _still_held(blocks: list[Block], then: bytes, now: bytes) -> list[Block]:
     """The plays of ``blocks`` (found for the counts ``then``) that ``now`` still holds."""
+    if not blocks:
+        return blocks
     fewer = (int.from_bytes(then, "big") - int.from_bytes(now, "big")).to_bytes(len(now), "big")
     flags = fewer.translate(_NONZERO)
     gone: set[int] = set()
@@ -260,24 +262,22 @@ def _still_held(blocks: list[Block], then: bytes, now: bytes) -> list[Block]:
     if not gone and not less:
         return blocks
     out = gone.isdisjoint
-    kept: tuple[tuple[int, ...], ...]
+    kept: list[tuple[int, ...]]
     found: list[Block] = []
     for block in blocks:
         plays = block[2]
         if less:
-            kept = tuple(
-                [
-                    cards
-                    for cards in plays
-                    if out(cards) and (less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less))
-                ]
-            )
+            kept = [
+                cards
+                for cards in plays
+                if out(cards) and (less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less))
+            ]
         else:
-            kept = tuple([cards for cards in plays if out(cards)])
+            kept = [cards for cards in plays if out(cards)]
         if len(kept) == len(plays):
             found.append(block)
         elif kept:
-            found.append((block[0], block[1], kept))
+            found.append((block[0], block[1], tuple(kept)))
     return found
 
 
@@ -352,6 +352,12 @@ def _full_houses(hand: _Hand, above: int, out: list[Block]) -> None:
         for p, pgroups in pairs:
             if p == t:
                 continue
+            if not wilds:  # naturals only: the lower rank's cards come first
+                if t < p:
+                    block += [tc + pc for tc, _ in triples for pc, _ in pgroups]
+                else:
+                    block += [pc + tc for tc, _ in triples for pc, _ in pgroups]
+                continue
             for tcards, j1 in triples:
                 left = wilds - j1
                 for pcards, j2 in pgroups:
@@ -389,6 +395,14 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
             if deficit > wilds:
                 continue
             options = [hand.groups(r, per, True) for r in order]
+            if not wilds:  # naturals only: the groups' cards in card order
+                if length == 3:
+                    whole = tuple([a + b + c for (a, _), (b, _), (c, _) in product(*options)])
+                else:
+                    whole = tuple([a + b for (a, _), (b, _) in product(*options)])
+                if whole:
+                    out.append((ranks[-1], (kind, ranks[-1], -1, per * length), whole))
+                continue
             block: list[tuple[int, ...]] = []
             for combo in product(*options):
                 used = 0
