@@ -30,13 +30,10 @@ from .views import all_cards, seat_view, visible_cards
 
 TURN_SECONDS = 30  # GD-62 (also the return pick, GD-63)
 BETWEEN_SECONDS = 8  # GD-64
-#: the last play-phase ``legal_actions``: (state, seat, trick length, hand bytes, blocks, where),
+#: the last play-phase ``legal_actions``: (state, seat, trick length, hand bytes, blocks (movegen)),
 #: one tuple swapped whole; states never change after creation, the hand and trick are checked all
-#: the same. ``where``: interpretation -> the index of its block (movegen), or None if some
-#: interpretation had two blocks
-_LISTED: list[tuple[Any, int, int, bytes, list[Block], dict[Interp, int] | None]] = [
-    (None, -1, -1, b"", [], None)
-]
+#: the same
+_LISTED: list[tuple[Any, int, int, bytes, list[Block]]] = [(None, -1, -1, b"", [])]
 
 
 #: interpretation -> the "interp" dict that every listed action of that reading shares (never
@@ -236,14 +233,8 @@ class GuandanEngine(Engine):
         append = out.append
         codes = CODES
         interps = _INTERPS
-        where: dict[Interp, int] | None = {}
-        for n, (_, interp, plays) in enumerate(blocks):
+        for _, interp, plays in blocks:
             w = interps.get(interp) or _interp(interp)
-            if where is not None:
-                if interp in where:
-                    where = None
-                else:
-                    where[interp] = n
             size = len(plays[0])  # one reading, one size
             if size == 5:  # most plays: spelt out, no comprehension to set up
                 for a, b, c, d, e in plays:
@@ -260,7 +251,7 @@ class GuandanEngine(Engine):
             else:
                 for cards in plays:
                     append({"type": "play", "cards": [codes[c] for c in cards], "interp": w})
-        _LISTED[0] = (state, seat, len(state["trick"]), key, blocks, where)
+        _LISTED[0] = (state, seat, len(state["trick"]), key, blocks)
         return out
 
     @staticmethod
@@ -290,13 +281,12 @@ class GuandanEngine(Engine):
             and listed[3] == bytes(state["hands"][seat])
         ):  # the answer of the last ``legal_actions``, for this very state: a lookup is enough
             interp = interp_from_wire(action["interp"])
-            where, blocks, played = listed[5], listed[4], tuple(cards)
             if interp is not None:
-                if where is None:
-                    if any(b[1] == interp and played in b[2] for b in blocks):
-                        return cards, interp
-                elif interp in where and played in blocks[where[interp]][2]:
-                    return cards, interp
+                for block in listed[4]:  # one block per interpretation (movegen)
+                    if block[1] == interp:
+                        if tuple(cards) in block[2]:
+                            return cards, interp
+                        break
         counts = [0] * NUM_CODES
         for c in cards:
             counts[c] += 1
