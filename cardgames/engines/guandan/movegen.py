@@ -386,6 +386,7 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
     def gen(hand: _Hand, above: int, out: list[Block]) -> None:
         wilds = hand.wilds
         held = hand.rank_masks()[:per]
+        got: dict[int, tuple[Group, ...]] = {}  # rank -> its groups: windows overlap
         for ranks, wmask, order in zip(windows, masks, orders, strict=True):
             if ranks[-1] <= above:
                 continue
@@ -394,7 +395,7 @@ def _sequences(kind: int, length: int, per: int, first_top: int) -> Generator:
                 deficit += _POP[wmask & ~m]
             if deficit > wilds:
                 continue
-            options = [hand.groups(r, per, True) for r in order]
+            options = [got[r] if r in got else got.setdefault(r, hand.groups(r, per, True)) for r in order]
             if not wilds:  # naturals only: the groups' cards in card order
                 if length == 3:
                     whole = tuple([a + b + c for (a, _), (b, _), (c, _) in product(*options)])
