@@ -266,12 +266,13 @@ def _still_held(blocks: list[Block], then: bytes, now: bytes) -> list[Block]:
     found: list[Block] = []
     for block in blocks:
         plays = block[2]
+        if len(plays) == 1:  # common (a single, a pair, a bomb): no comprehension to set up
+            cards = plays[0]
+            if out(cards) and (not less or _fit(cards, less, now)):
+                found.append(block)
+            continue
         if less:
-            kept = [
-                cards
-                for cards in plays
-                if out(cards) and (less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less))
-            ]
+            kept = [cards for cards in plays if out(cards) and _fit(cards, less, now)]
         else:
             kept = [cards for cards in plays if out(cards)]
         if len(kept) == len(plays):
@@ -279,6 +280,11 @@ def _still_held(blocks: list[Block], then: bytes, now: bytes) -> list[Block]:
         elif kept:
             found.append((block[0], block[1], tuple(kept)))
     return found
+
+
+def _fit(cards: tuple[int, ...], less: set[int], now: bytes) -> bool:
+    """Does ``now`` hold ``cards`` as far as the codes ``less`` go?"""
+    return less.isdisjoint(cards) or all(cards.count(c) <= now[c] for c in less)
 
 
 # -- groups of one rank (GD-13 … GD-15) ---------------------------------------------------------
