@@ -55,10 +55,18 @@ class EasyBot:
 
     forget_pika = 0.2
 
+    def __init__(self) -> None:
+        self._forgetting: bool | None = None  # the decision for the running countdown
+
     def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
         moves = [a for a in legal if a["type"] != "call_pika"]
-        if len(moves) != len(legal) and rng.random() >= self.forget_pika:
-            return {"type": "call_pika"}
+        if len(moves) == len(legal):
+            self._forgetting = None  # no countdown of mine: the next one is decided afresh
+        else:
+            if self._forgetting is None:  # once per countdown: asking again does not re-roll
+                self._forgetting = rng.random() < self.forget_pika
+            if not self._forgetting:
+                return {"type": "call_pika"}
         if not moves:
             return None  # only the optional call was open, and it was forgotten
         return self.pick(view, moves, rng)
@@ -71,7 +79,7 @@ class NormalBot(EasyBot):
     """One rule of thumb per decision, no look at the rivals."""
 
     forget_pika = 0.05
-    whim = 0.2  # share of moves made at random: the level between easy and hard (docs/bots.md)
+    whim = 0.3  # share of moves made at random: the level between easy and hard (docs/bots.md)
     costs = {WILD4: 3.0, WILD: 2.0}  # what keeping the card is worth, in cards of the colour
     cost_d2 = 1.0
 
@@ -357,8 +365,8 @@ def _rollout(st: PikaState, me: int, rng: random.Random) -> float:
 def _playout(st: PikaState, me: int, rng: random.Random) -> tuple[float, int]:
     """``_rollout``'s result and the number of moves it took.
 
-    Everybody calls Pika: a driver asks a seat in its countdown again before every move, so
-    easy's one-in-five lapse almost never turns into the penalty (none in 300 easy games).
+    Everybody calls Pika in these rollouts: the model was fitted before the driver's clock
+    (``cardgames.bots.driver``) made easy's one-in-five lapse cost the penalty; the search is off.
     """
     for step in range(_MAX_STEPS):
         if st.phase == OVER:
