@@ -1,8 +1,9 @@
 """Pika bots at three levels (docs/bots.md, "Pika"); they see only ``view`` and ``legal``.
 
-- easy: a random legal move; forgets the Pika call one time in five (as PF-50 has One Card's AI).
+- easy: a random legal move; forgets the Pika call one countdown in five (as PF-50 has One Card's
+  AI), decided once per countdown.
 - normal: one rule of thumb: black cards and +2s kept for when nothing else fits, the colour
-  held most after the move, the cheaper chaining card first; 20 % of its moves are random, which
+  held most after the move, the cheaper chaining card first; 30 % of its moves are random, which
   places it between easy and hard (docs/bots.md); forgets Pika 5 % of the time.
 - hard: scores every legal move with the heuristics of good shedding play: black cards kept
   for when nothing else fits (always playable, and a +4 answers any stack), +2s kept as shields
