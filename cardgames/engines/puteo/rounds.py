@@ -7,9 +7,9 @@ the events it causes; none of them validates anything (``engine`` does that firs
 from __future__ import annotations
 
 from ..base import JSON
-from .cards import BLIND_ROUND, CARDS_PER_ROUND, CODES, ROUNDS, full_deck, shuffled
+from .cards import BLIND_ROUND, CARDS_PER_ROUND, CODES, ROUNDS, full_deck, shuffled, trick_winner
 from .options import BIG_MAX
-from .state import BID, OVER, PLAY, REVEAL, State, Table, Trick, tricks_won
+from .state import BID, OVER, PLAY, REVEAL, State, Table, Trick, tricks_won, without_trick
 
 #: PLAYED[seat][card]: ``((seat, card),)``, what a trick grows by when ``seat`` plays ``card``
 PLAYED: tuple[tuple[Trick, ...], ...] = tuple(
@@ -103,21 +103,8 @@ def play_card(st: State, seat: int, card: int, events: list[JSON], auto: bool) -
 
 def close_trick(st: State, trick: Trick, events: list[JSON]) -> None:
     """The last card of ``trick`` is down: score it, take its cards out of the hands."""
-    # PT-8, PT-28: the strongest card wins; a later equal card does not take the trick
-    winner, best = trick[0]
-    best >>= 2
-    for s, c in trick:
-        if c >> 2 > best:
-            winner, best = s, c >> 2
-    hands = list(st.hands)
-    for seat, card in trick:  # without_trick, inlined
-        hand = hands[seat]
-        if hand[0] == card:
-            hands[seat] = hand[1:]
-        else:
-            i = hand.index(card)
-            hands[seat] = hand[:i] + hand[i + 1 :]
-    st.hands = tuple(hands)
+    winner = trick_winner(trick)  # PT-8, PT-28
+    st.hands = hands = without_trick(st.hands, trick)
     st.done = st.done + ((winner, trick),)  # noqa: RUF005
     st.trick = ()
     events.append(_TRICK_EVENTS[winner].copy())
