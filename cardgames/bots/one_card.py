@@ -29,11 +29,10 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+from cardgames.engines.one_card.cards import ATTACK_AMOUNT, DECK, SUITS, after_play, playable
+
 Action = dict[str, Any]
 View = dict[str, Any]
-
-SUITS = "SHDC"
-ATTACK = {"K": 2, "A": 3}
 
 
 class _OneCardBot:
@@ -150,7 +149,7 @@ class _HeuristicBot(_OneCardBot):
             score += 0.5 * suit_len[new_suit]  # tip 6: name the suit held most
         if self.w_exit and len(rest) == 1 and (rest[0][1] == new_suit or rest[0][0] == rank):
             score += self.w_exit  # the last card will follow what this one leaves active
-        if rank in ATTACK and not view["attack"]:  # under attack any K (A) is as good as another
+        if rank in ATTACK_AMOUNT and not view["attack"]:  # under attack any K (A) is as good as another
             if counts[nxt] <= self.short:
                 score += self.w_attack_short
             else:
@@ -220,7 +219,7 @@ class HardBot(_HeuristicBot):
 def _beginner_play(turn: list[Action], rng: random.Random) -> Action:
     """OC-64 mistakes: attack cards first, 7s last; otherwise any card; a 7 names any suit."""
     cards = sorted({a["card"] for a in turn})
-    attacks = [c for c in cards if c[0] in ATTACK]
+    attacks = [c for c in cards if c[0] in ATTACK_AMOUNT]
     others = [c for c in cards if c[0] != "7"]
     card = rng.choice(attacks or others or cards)
     return rng.choice([a for a in turn if a["card"] == card])
@@ -237,7 +236,6 @@ BOTS: dict[str, type[_OneCardBot]] = {"easy": EasyBot, "normal": NormalBot, "har
 
 
 # -- the hard bot's lookahead ----------------------------------------------------------
-DECK = tuple(r + s for s in SUITS for r in "A23456789TJQK")
 
 
 def _lookahead(view: View, plays: list[Action], rng: random.Random, bot: HardBot) -> list[float]:
@@ -250,7 +248,7 @@ def _lookahead(view: View, plays: list[Action], rng: random.Random, bot: HardBot
     mine = set(view["hand"])
     pool = [c for c in DECK if c not in mine and c != top]
     played: dict[str, int] = view.get("played") or {}
-    for rank in ATTACK:  # the Ks and As face up are out of play (their suits are unknown)
+    for rank in ATTACK_AMOUNT:  # the Ks and As face up are out of play (their suits are unknown)
         gone = played.get(rank, 0) - (top[0] == rank)
         if gone > 0:
             drop = set(rng.sample([c for c in pool if c[0] == rank], gone))
@@ -288,16 +286,13 @@ def _lap(
     top, suit = card, action.get("suit", card[1])
     attack = view["attack"]["amount"] if view["attack"] else 0
     direction: int = view["direction"]
-    turn, attack, direction = _effect(me, card, attack, direction, n)
+    turn, attack, direction = after_play(me, card, attack, direction, n)
     drawn = 0
     for _ in range(3 * n):
         if turn == me:
             break
         hand = hands[turn]
-        if attack:
-            options = [c for c in hand if c[0] == top[0]]
-        else:
-            options = [c for c in hand if c[1] == suit or c[0] == top[0]]
+        options = playable(hand, top, suit, attack)
         if not options:
             amount = attack or 1
             hand.extend(stock[drawn : drawn + amount])
@@ -305,7 +300,7 @@ def _lap(
             attack = 0
             turn = (turn + direction) % n
             continue
-        attacks = [c for c in options if c[0] in ATTACK]
+        attacks = [c for c in options if c[0] in ATTACK_AMOUNT]
         if attacks and (attack or rng.random() < bot.look_attack):
             played = rng.choice(attacks)
         else:
@@ -315,23 +310,7 @@ def _lap(
             return -bot.look_loss
         top = played
         suit = rng.choice(SUITS) if played[0] == "7" else played[1]
-        turn, attack, direction = _effect(turn, played, attack, direction, n)
-    if attack:
-        can = any(c[0] == top[0] for c in mine)
-        return -float(len(mine) - 1 if can else len(mine) + attack)
-    can = any(c[1] == suit or c[0] == top[0] for c in mine)
-    return -float(len(mine) - 1 if can else len(mine) + 1)
-
-
-def _effect(seat: int, card: str, attack: int, direction: int, n: int) -> tuple[int, int, int]:
-    """The next seat, the attack and the direction after ``seat`` plays ``card`` (OC-23 – OC-27)."""
-    rank = card[0]
-    step = 1
-    if rank == "J":
-        step = 0 if n == 2 else 2
-    elif rank == "Q":
-        if n > 2:
-            direction = -direction
-    elif rank in ATTACK:
-        attack += ATTACK[rank]
-    return (seat + step * direction) % n, attack, direction
+        turn, attack, direction = after_play(turn, played, attack, direction, n)
+    if playable(mine, top, suit, attack):
+        return -float(len(mine) - 1)
+    return -float(len(mine) + (attack or 1))  # a pending attack is drawn in full, else one card

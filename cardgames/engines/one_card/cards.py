@@ -7,7 +7,7 @@ dumps, views or events.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 #: OC-55 hand order: suits ♠, ♥, ♦, ♣, then ranks A, 2…10, J, Q, K.
 SUITS = "SHDC"
@@ -36,7 +36,7 @@ def sort_hand(cards: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=ORDER.__getitem__))
 
 
-def playable(hand: tuple[str, ...], top: str, suit: str, attack: int) -> list[str]:
+def playable(hand: Sequence[str], top: str, suit: str, attack: int) -> list[str]:
     """Cards of ``hand`` that may be played now, in hand order.
 
     OC-15: under an attack only the attack's rank (the top card's rank); else
@@ -60,6 +60,24 @@ def has_playable(hand: tuple[str, ...], top: str, suit: str, attack: int) -> boo
         if c[1] == suit or c[0] == rank:
             return True
     return False
+
+
+def after_play(seat: int, card: str, attack: int, direction: int, n: int) -> tuple[int, int, int]:
+    """(next seat, pending attack, direction) once ``seat`` has played ``card`` (OC-23 – OC-27).
+
+    OC-23/OC-62: a J skips the next player (with two players, the same player again); OC-24: a Q
+    reverses (no change with two players); OC-25 – OC-27: a K or an A adds to the attack.
+    """
+    rank = card[0]
+    step = 1
+    if rank == "J":
+        step = 0 if n == 2 else 2
+    elif rank == "Q":
+        if n > 2:
+            direction = -direction
+    elif rank in ATTACK_AMOUNT:
+        attack += ATTACK_AMOUNT[rank]
+    return (seat + step * direction) % n, attack, direction
 
 
 def most_held_suit(cards: Iterable[str]) -> str:

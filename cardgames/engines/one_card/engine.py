@@ -18,11 +18,11 @@ from ..base import (
     placements_from_scores,
 )
 from .cards import (
-    ATTACK_AMOUNT,
     CARD_CODES,
     CATCH_SECONDS,
     PENALTY,
     SUITS,
+    after_play,
     has_playable,
     most_held_suit,
     playable,
@@ -268,25 +268,16 @@ class OneCardEngine(Engine):
             events.append({"type": "game_over", "winner": seat})
             new.last = tuple(events)
             return new, events
-        rank = card[0]
-        n = s.n
-        step = 1
-        if rank == "7":
+        if card[0] == "7":
             new.suit = suit  # OC-13, OC-22
             event["suit"] = suit
-        elif rank == "J":
-            step = 0 if n == 2 else 2  # OC-23, OC-62
-        elif rank == "Q":
-            if n > 2:  # OC-24: with two players a reverse changes nothing
-                new.direction = -s.direction
-        elif rank in ATTACK_AMOUNT:
-            new.attack = s.attack + ATTACK_AMOUNT[rank]  # OC-25 – OC-27
+        turn, new.attack, new.direction = after_play(seat, card, s.attack, s.direction, s.n)
         if len(rest) == 1 and not s.called >> seat & 1:
             # OC-38: a forgotten call opens a catch window for this seat.
             new.window_no = s.window_no + 1
             new.windows = sorted_windows(s.windows, seat, new.window_no)
             events.append({"type": "window", "seat": seat, "id": f"catch:{new.window_no}"})
-        new.turn = (seat + step * new.direction) % n
+        new.turn = turn
         new.turn_no = s.turn_no + 1
         new.last = tuple(events)
         return new, events
