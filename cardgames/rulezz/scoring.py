@@ -217,7 +217,7 @@ class Sheet:
 
     def add_round(self, points: Mapping[str, int], closer: str) -> Sheet:
         """The sheet with one more round; raises RulezzError if it is invalid or after the end."""
-        sheet = Sheet(self.players, (*self.rounds, RoundEntry(dict(points), closer)))
+        sheet = Sheet(self.players, (*self.rounds, _entry(points, closer, len(self.rounds) + 1)))
         sheet.result()
         return sheet
 
@@ -225,7 +225,7 @@ class Sheet:
         """The sheet with round ``number`` (1-based) replaced; totals are recomputed."""
         index = self._index(number)
         rounds = list(self.rounds)
-        rounds[index] = RoundEntry(dict(points), closer)
+        rounds[index] = _entry(points, closer, number)
         sheet = Sheet(self.players, tuple(rounds))
         sheet.result()
         return sheet
@@ -244,6 +244,13 @@ class Sheet:
 
 
 # -- validation --------------------------------------------------------------------------------------
+def _entry(points: Any, closer: Any, number: int) -> RoundEntry:
+    """A round as entered, its points copied (the sheet is immutable); checked by ``score_sheet``."""
+    if not isinstance(points, Mapping):
+        raise RulezzError("bad_round", f"Round {number} has no points per player.", round_number=number)
+    return RoundEntry(dict(points), closer)
+
+
 def _check_players(players: Sequence[str]) -> tuple[str, ...]:
     if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
         raise RulezzError("bad_players", "Players are a list of names.")

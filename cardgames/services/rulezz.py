@@ -7,7 +7,6 @@ bad input (SK-39) raises ``RulezzError`` and leaves the stored sheet unchanged.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -144,12 +143,6 @@ def _as_sheet(data: SheetData) -> Sheet:
     return Sheet(tuple(data.players), tuple(RoundEntry(r["points"], r["closer"]) for r in data.rounds))
 
 
-def _checked_points(points: Any) -> Mapping[str, Any]:
-    if not isinstance(points, Mapping):
-        raise RulezzError("bad_round", "A round gives points per player name.")
-    return points
-
-
 def _save(store: SheetStore, data: SheetData, sheet: Sheet) -> SheetData:
     """Store ``sheet`` (already scored by the ``Sheet`` method that made it) under ``data``'s id."""
     # Store the rounds as scoring understood them (e.g. a closer sent as ["Ana"] is kept as "Ana").
@@ -161,12 +154,12 @@ def _save(store: SheetStore, data: SheetData, sheet: Sheet) -> SheetData:
 
 def round_add(*, store: SheetStore, sheet_id: str, points: Any, closer: Any) -> SheetData:
     data = store.get(sheet_id)
-    return _save(store, data, _as_sheet(data).add_round(_checked_points(points), closer))
+    return _save(store, data, _as_sheet(data).add_round(points, closer))
 
 
 def round_replace(*, store: SheetStore, sheet_id: str, number: Any, points: Any, closer: Any) -> SheetData:
     data = store.get(sheet_id)
-    return _save(store, data, _as_sheet(data).replace_round(number, _checked_points(points), closer))
+    return _save(store, data, _as_sheet(data).replace_round(number, points, closer))
 
 
 def round_delete(*, store: SheetStore, sheet_id: str, number: Any) -> SheetData:

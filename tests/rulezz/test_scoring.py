@@ -229,3 +229,15 @@ def test_property_only_a_positive_beaten_or_tied_closer_doubles(raw: list[int], 
     else:
         assert scores[closer] == 2 * raw[closer]
         assert scores[:closer] + scores[closer + 1 :] == raw[:closer] + raw[closer + 1 :]
+
+
+@pytest.mark.parametrize("points", ["A=1", None, [("A", 1), ("B", 2)], 7])
+def test_an_edit_without_points_per_player_is_a_bad_round_numbered_as_entered(points: Any) -> None:
+    """SK-39: a sheet refuses a round whose points are not given per player, with its number."""
+    sheet = Sheet(("A", "B")).add_round({"A": 10, "B": 20}, "A")
+    with pytest.raises(RulezzError) as added:
+        sheet.add_round(points, "A")
+    assert (added.value.code, added.value.round_number) == ("bad_round", 2)
+    with pytest.raises(RulezzError) as replaced:
+        sheet.replace_round(1, points, "A")
+    assert (replaced.value.code, replaced.value.round_number) == ("bad_round", 1)
