@@ -128,8 +128,7 @@ def main() -> None:
         for _ in range(args.repeat):
             # a hand the engine has not seen (its memo of recent hands would answer a repeat at
             # once); the group memo stays warm, as on a running server
-            movegen._HANDS.clear()
-            movegen._LINES.clear()
+            movegen.forget_hands()
             start = time.perf_counter()
             plays = legal_plays(c, level)
             best = min(best, time.perf_counter() - start)

@@ -8,11 +8,13 @@ and every play it offers on a table must beat that table.
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cardgames.engines.guandan import movegen
 from cardgames.engines.guandan.cards import CODES, FULL_DECK, INDEX, rank_power
 from cardgames.engines.guandan.combos import (
     BOMB,
@@ -158,3 +160,18 @@ def test_movegen_is_fast_enough_for_a_full_hand_with_two_wildcards() -> None:
     plays = legal_plays(counts_of([INDEX[c] for c in hand]), 0)
     assert len(plays) == len(set(plays)) > 1000
     assert all(CODES[c] for cards, _ in plays for c in cards)
+
+
+def test_movegen_answers_the_same_for_a_hand_it_remembers_and_one_it_meets_cold() -> None:
+    """The memos of recent hands only save time (GD-67 lists are the same, order included)."""
+    rng = random.Random(3)
+    deck = [INDEX[code] for code in FULL_DECK]
+    for _ in range(20):
+        counts = [0] * len(CODES)
+        for card in rng.sample(deck, 27):
+            counts[card] += 1
+        level = rng.randrange(13)
+        warm = movegen.legal_plays(counts, level)
+        assert movegen.legal_plays(counts, level) == warm
+        movegen.forget_hands()
+        assert movegen.legal_plays(counts, level) == warm

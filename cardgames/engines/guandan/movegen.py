@@ -48,6 +48,12 @@ _LINES_LIMIT = 64
 LEAD = -1  # key of the lead plays in ``Hand.lists``
 
 
+def forget_hands() -> None:
+    """Drop the memos of recent hands (not the shared groups): the next call meets every hand cold."""
+    _HANDS.clear()
+    _LINES.clear()
+
+
 def legal_plays(
     counts: list[int], level: int, table: Interp | None = None, raw: bytes | None = None
 ) -> list[Play]:
