@@ -1,7 +1,9 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets pass AllowedHostsOriginValidator (no cross-site sockets) and the
-session middleware, so consumers see ``scope["user"]`` and the guest identity.
+Websockets pass config.origins.SiteOriginValidator (the Origin's scheme, host and port must
+be the site's: no cross-site or same-host-other-port sockets) and the session middleware,
+so consumers see ``scope["user"]`` and the guest identity. A path no route knows is refused at
+the handshake (HTTP 403 to the client), never a 500 with a traceback (issue 13 item 12).
 """
 
 from __future__ import annotations
@@ -14,14 +16,26 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry ready)
+from channels.generic.websocket import WebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from cardgames.routing import websocket_urlpatterns  # noqa: E402
+from config.origins import SiteOriginValidator  # noqa: E402
+
+
+class UnknownPathConsumer(WebsocketConsumer):
+    """Refuses the handshake of a socket path no route knows."""
+
+    def connect(self) -> None:
+        self.close()
+
+
+websocket_routes = [*websocket_urlpatterns, re_path(r"", UnknownPathConsumer.as_asgi())]
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes))),
     }
 )

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -26,7 +27,20 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 DEBUG = env_bool("DEBUG", True)
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-insecure-key-change-me-in-production-0123456789")
+DEV_SECRET_KEY = "dev-only-insecure-key-change-me-in-production-0123456789"
+SECRET_KEY = os.environ.get("SECRET_KEY", DEV_SECRET_KEY if DEBUG else "")
+
+
+def weak_secret_key(key: str) -> bool:
+    """Django's own test (security.W009) plus our development key: short, repetitive or known."""
+    return len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure") or key == DEV_SECRET_KEY
+
+
+if not DEBUG and weak_secret_key(SECRET_KEY):
+    raise ImproperlyConfigured(
+        "With DEBUG off, SECRET_KEY must be a random value of at least 50 characters "
+        "(python -c 'import secrets; print(secrets.token_urlsafe(50))'); bin/run keeps one in .run/."
+    )
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 ]
@@ -56,6 +70,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.security.SecurityHeadersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -110,12 +125,22 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 # channels_redis opens one pool per event loop; the default of 100 connections
 # runs dry under a few hundred busy sockets, so the size is explicit.
 CHANNEL_REDIS_POOL_SIZE = int(os.environ.get("CHANNEL_REDIS_POOL_SIZE", "500"))
+CHANNEL_REDIS_SOCKET_TIMEOUT = 15.0
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels_redis's, without the buffers of channels nobody listens to (a leak)
+            "BACKEND": "config.channel_layer.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "max_connections": CHANNEL_REDIS_POOL_SIZE}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "max_connections": CHANNEL_REDIS_POOL_SIZE,
+                        # longer than channels_redis's 5 s blocking read (BZPOPMIN): redis-py 8's
+                        # default of 5 s made every quiet channel raise and close its sockets (1011)
+                        "socket_timeout": CHANNEL_REDIS_SOCKET_TIMEOUT,
+                    }
+                ],
                 "capacity": 1500,
                 "expiry": 30,
             },
@@ -133,9 +158,23 @@ else:
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(_broker_dir / "processed"),
+        # kombu's exchange table; its default is ./control (an untracked folder in the checkout)
+        "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
+# Who wakes live tables (timeouts, bots, settlement; cardgames/tables/runner.py): Celery beat and
+# countdown tasks with Redis; inside daphne on the embedded defaults, whose in-memory channel layer
+# a worker process cannot reach; "manual" in tests that drive time themselves.
+TABLE_RUNNER = os.environ.get("TABLE_RUNNER", "celery" if REDIS_URL else "inprocess")
+TABLE_RUNNER_INTERVAL = float(os.environ.get("TABLE_RUNNER_INTERVAL", "0.25"))
+# Seconds a bot "thinks" before its move, so people can follow the table (cardgames/tables/flow.py).
+TABLE_BOT_THINK_SECONDS = float(os.environ.get("TABLE_BOT_THINK_SECONDS", "1.0"))
+# The table sockets of one daphne process share one database thread unless this is on: on
+# PostgreSQL several threads (each its own connection) let one table's database wait overlap
+# another's, and the Table row locked FOR UPDATE keeps each table's moves in order. SQLite has
+# one writer at a time, so the embedded defaults keep the single thread.
+TABLE_DB_PARALLEL = DATABASE_URL.startswith("postgres") and os.environ.get("TABLE_DB_PARALLEL", "1") == "1"
 CELERY_TIMEZONE = "Europe/Madrid"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -152,9 +191,18 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "frontend:home"
 LOGOUT_REDIRECT_URL = "frontend:home"
-# Log-in throttling (accounts/throttling.py): failures allowed per window, per account and per IP.
-LOGIN_MAX_FAILURES = int(os.environ.get("LOGIN_MAX_FAILURES", "10"))
-LOGIN_FAILURE_WINDOW_SECONDS = int(os.environ.get("LOGIN_FAILURE_WINDOW_SECONDS", str(15 * 60)))
+# Every authenticate() goes through the log-in throttle, the admin's included (accounts/backends.py).
+AUTHENTICATION_BACKENDS = ["accounts.backends.ThrottledModelBackend"]
+# Log-in throttling (accounts/throttling.py): free failures per (username, address) and per address,
+# then waits doubling from the base up to the cap; counts forgotten a day after their last failure.
+LOGIN_FREE_FAILURES = int(os.environ.get("LOGIN_FREE_FAILURES", "5"))
+LOGIN_IP_FREE_FAILURES = int(os.environ.get("LOGIN_IP_FREE_FAILURES", "30"))
+LOGIN_DELAY_BASE_SECONDS = float(os.environ.get("LOGIN_DELAY_BASE_SECONDS", "1"))
+LOGIN_DELAY_MAX_SECONDS = float(os.environ.get("LOGIN_DELAY_MAX_SECONDS", str(15 * 60)))
+LOGIN_FAILURE_MEMORY_SECONDS = int(os.environ.get("LOGIN_FAILURE_MEMORY_SECONDS", str(24 * 3600)))
+# Sign-ups per address and window (accounts/throttling.py).
+SIGNUP_MAX_PER_ADDRESS = int(os.environ.get("SIGNUP_MAX_PER_ADDRESS", "5"))
+SIGNUP_WINDOW_SECONDS = int(os.environ.get("SIGNUP_WINDOW_SECONDS", "3600"))
 
 # --- i18n --------------------------------------------------------------------
 LANGUAGE_CODE = "es"
@@ -164,7 +212,9 @@ USE_I18N = True
 TIME_ZONE = "Europe/Madrid"
 USE_TZ = True
 # The league's week and the daily bonus are counted in this zone.
-LEAGUE_TIME_ZONE = "Europe/Madrid"
+LEAGUE_TIME_ZONE = os.environ.get("LEAGUE_TIME_ZONE", "Europe/Madrid")
+# The weekly close waits this long after Monday 00:00 for the last games' settlement.
+LEAGUE_CLOSE_DELAY_SECONDS = int(os.environ.get("LEAGUE_CLOSE_DELAY_SECONDS", "600"))
 
 # --- static ------------------------------------------------------------------
 STATIC_URL = "static/"
@@ -177,13 +227,25 @@ WHITENOISE_USE_FINDERS = True
 
 # --- DRF ---------------------------------------------------------------------
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    # CSRF on every unsafe request, anonymous ones included (log-in CSRF is a real attack)
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.CsrfSessionAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.TapeteAutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
+    # JSON bounded before parsing (issue 13 item 10); forms stay for clients that post them.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # JSON only: an API error is JSON for a browser too (the docs live at /api/docs/).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.parsers.JSONOnlyNegotiation",
 }
+API_MAX_BODY_BYTES = 64 * 1024
+API_MAX_JSON_DEPTH = 16
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tapete API",
     "DESCRIPTION": "Accounts, games, wallets and leagues of Tapete.",
@@ -192,6 +254,9 @@ SPECTACULAR_SETTINGS = {
     # Swagger UI served from our own static files: no CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # `check --deploy` is about deployment (security, issue 13); the schema's lint is not part of it.
+    "ENABLE_DJANGO_DEPLOY_CHECK": False,
+    "ENUM_NAME_OVERRIDES": {"BotLevelEnum": "cardgames.bots.LEVELS"},
 }
 
 # Shared by every process when Redis is there (log-in throttling counts across daphne processes).
@@ -199,6 +264,44 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- security (issue 13; Django's deployment checklist, OWASP ASVS L2) ------------------------
+# HTTPS: redirect, HSTS and Secure cookies; on by default with DEBUG off. bin/run serves plain
+# HTTP on 127.0.0.1 and sets HTTPS=false. Behind a TLS proxy set SECURE_PROXY_SSL_HEADER to the
+# header it sets (e.g. X-Forwarded-Proto) so Django knows the request was HTTPS.
+HTTPS = env_bool("HTTPS", not DEBUG)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+_proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip()
+SECURE_PROXY_SSL_HEADER = (
+    ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https") if _proxy_header else None
+)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600) if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = HTTPS
+# Scripts read the CSRF token from /api/auth/csrf, never from the cookie.
+SESSION_COOKIE_HTTPONLY = CSRF_COOKIE_HTTPONLY = LANGUAGE_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = CSRF_COOKIE_SAMESITE = LANGUAGE_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+# Sent on every response by config.security.SecurityHeadersMiddleware: no inline script or style,
+# nothing from other sites; sockets go to the page's own origin ('self' covers ws/wss there).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
+    "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+    "payment=(), usb=(), interest-cohort=()"
+)
+# Websocket origins (config/origins.py): the page's own origin always; these too (scheme://host:port).
+SITE_ORIGINS = [
+    o.strip().rstrip("/")
+    for o in os.environ.get("SITE_ORIGINS", ",".join(CSRF_TRUSTED_ORIGINS)).split(",")
+    if o.strip()
+]
 
 LOGGING = {
     "version": 1,
