@@ -9,30 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import logout
 from django.core.exceptions import ValidationError
 from django.middleware.csrf import get_token
-from drf_spectacular.utils import extend_schema, inline_serializer
+from django.utils import translation
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import services
+from . import directory, services, web
+from .authentication import CsrfSessionAuthentication
 from .guests import current_guest, start_guest
 from .models import User
-
-
-class CsrfSessionAuthentication(SessionAuthentication):
-    """Session auth that checks CSRF on unsafe methods for anonymous requests too."""
-
-    def authenticate(self, request: Request) -> tuple[Any, None] | None:
-        result = super().authenticate(request)
-        if result is None and request.method not in ("GET", "HEAD", "OPTIONS", "TRACE"):
-            self.enforce_csrf(request)
-        return result
 
 
 class UserSerializer(serializers.ModelSerializer):
@@ -87,7 +79,7 @@ class SignupView(AuthAPIView):
         data = SignupSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            user = services.signup(request=request._request, **data.validated_data)
+            user = web.sign_up(request._request, **data.validated_data)
         except services.AccountError as err:
             return _error(err)
         return Response(UserSerializer(user).data, status=status.HTTP_201_CREATED)
@@ -99,10 +91,20 @@ class LoginView(AuthAPIView):
         data = CredentialsSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            user = services.log_in(request=request._request, **data.validated_data)
+            user = web.log_in(request._request, **data.validated_data)
         except services.AccountError as err:
             return _error(err)
-        return Response(UserSerializer(user).data)
+        # the saved language, as the log-in page applies it (cookie read by LocaleMiddleware)
+        translation.activate(user.language)
+        response = Response(UserSerializer(user).data)
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            user.language,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+        return response
 
 
 class LogoutView(AuthAPIView):
@@ -120,7 +122,7 @@ class PasswordChangeView(AuthAPIView):
         data = PasswordChangeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            services.change_password(request=request._request, user=request.user, **data.validated_data)
+            web.change_password(request._request, user=request.user, **data.validated_data)
         except services.AccountError as err:
             return _error(err)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -155,3 +157,21 @@ class MeView(AuthAPIView):
     )
     def get(self, request: Request) -> Response:
         return Response(me_payload(request))
+
+
+class UserSearchView(APIView):
+    """Usernames to invite: ``?q=`` of at least two letters, the asker left out (accounts.directory)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("q", str, description="the start of a username")],
+        responses=inline_serializer(
+            "UserSearch", {"results": serializers.ListField(child=serializers.CharField())}
+        ),
+    )
+    def get(self, request: Request) -> Response:
+        names = directory.usernames_starting_with(
+            request.query_params.get("q", ""), exclude_user_id=request.user.pk
+        )
+        return Response({"results": names})

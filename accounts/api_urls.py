@@ -10,4 +10,5 @@ urlpatterns = [
     path("auth/password", api.PasswordChangeView.as_view(), name="api-password"),
     path("auth/guest", api.GuestView.as_view(), name="api-guest"),
     path("me", api.MeView.as_view(), name="api-me"),
+    path("users", api.UserSearchView.as_view(), name="api-user-search"),
 ]

@@ -3,12 +3,14 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .names import USERNAME_HELP
+
 
 class SignupForm(forms.Form):
     username = forms.CharField(
         label=_("Nombre de usuario"),
         max_length=20,
-        help_text=_("De 3 a 20 letras, números o guiones bajos."),
+        help_text=USERNAME_HELP,
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     password1 = forms.CharField(
@@ -68,6 +70,6 @@ class GuestForm(forms.Form):
     name = forms.CharField(
         label=_("Tu nombre en la mesa"),
         max_length=20,
-        help_text=_("De 3 a 20 letras, números o guiones bajos."),
+        help_text=USERNAME_HELP,
         widget=forms.TextInput(attrs={"autofocus": True}),
     )

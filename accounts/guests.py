@@ -9,9 +9,11 @@ from __future__ import annotations
 import secrets
 from dataclasses import asdict, dataclass
 
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
-from .models import username_validator
+from .names import name_key, normalize_username, validate_username
 
 SESSION_KEY = "tapete_guest"
 
@@ -23,7 +25,7 @@ class Guest:
 
     @property
     def label(self) -> str:
-        return f"{self.name} (invitado)"
+        return _("%(name)s (invitado)") % {"name": self.name}
 
 
 def current_guest(request: HttpRequest) -> Guest | None:
@@ -36,9 +38,20 @@ def current_guest(request: HttpRequest) -> Guest | None:
 
 
 def start_guest(request: HttpRequest, *, name: str) -> Guest:
-    """Give the visitor a guest identity under ``name`` (validated like a username)."""
-    name = (name or "").strip()
-    username_validator(name)  # also refuses an empty name
+    """Give the visitor a guest identity under ``name``.
+
+    Cleaned and validated like a username (which refuses reserved words such as ``admin``),
+    and never the name of an account, by ``name_key``: a guest cannot pass for a member.
+    Guests are shown marked as such (``Guest.label``, the seat's «invitado» badge).
+    """
+    from .models import User
+
+    name = normalize_username(name)
+    validate_username(name)  # also refuses an empty name
+    if User.objects.filter(username_key=name_key(name)).exists():
+        raise ValidationError(
+            _("Ese nombre es de una cuenta registrada; elige otro."), code="name_of_an_account"
+        )
     guest = Guest(id=secrets.token_hex(8), name=name)
     request.session[SESSION_KEY] = asdict(guest)
     return guest

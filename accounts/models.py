@@ -1,24 +1,23 @@
-"""Players' accounts. Usernames are unique case-insensitively and shown as typed."""
+"""Players' accounts. Usernames are unique by ``accounts.names.name_key`` and shown as typed."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import AbstractUser, UserManager
-from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _
 
-USERNAME_PATTERN = r"^[A-Za-z0-9_]{3,20}$"
-username_validator = RegexValidator(
-    USERNAME_PATTERN,
-    _("Usa de 3 a 20 letras, números o guiones bajos."),
-    code="invalid_username",
-)
+from .names import USERNAME_HELP, name_key, validate_username
+
+#: kept for callers that validate a name like a username (guests)
+username_validator = validate_username
 
 
 class CaseInsensitiveUserManager(UserManager["User"]):
     def get_by_natural_key(self, username: str | None) -> User:
-        return self.get(username__iexact=username)
+        return self.get(username_key=name_key(username))
 
 
 class User(AbstractUser):
@@ -26,10 +25,14 @@ class User(AbstractUser):
         _("nombre de usuario"),
         max_length=20,
         unique=True,
-        validators=[username_validator],
-        help_text=_("De 3 a 20 letras, números o guiones bajos."),
+        validators=[validate_username],
+        help_text=USERNAME_HELP,
         error_messages={"unique": _("Ese nombre de usuario ya existe.")},
     )
+    #: ``name_key(username)``: case-folded, NFKC, look-alikes of other scripts mapped; set on save
+    username_key = models.CharField(_("clave del nombre"), max_length=80, unique=True, editable=False)
+    #: a sign-up's welcome coins wait for its first finished game (accounts/welcome.py)
+    welcome_pending = models.BooleanField(_("bienvenida pendiente"), default=False)
     language = models.CharField(
         _("idioma"), max_length=8, choices=[("es", "Español"), ("en", "English")], default="es"
     )
@@ -43,3 +46,11 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.username = self.normalize_username(self.username)
+        self.username_key = name_key(self.username)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "username" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)

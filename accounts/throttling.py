@@ -1,13 +1,21 @@
-"""Log-in throttling against brute force.
+"""Throttles against guessing and farming (issue 13): log-in, password checks, sign-ups.
 
-After ``LOGIN_MAX_FAILURES`` failed log-ins within ``LOGIN_FAILURE_WINDOW_SECONDS``
-for the same account (by lower-cased username) or from the same IP, further
-attempts are refused until the oldest failure leaves the window. Failures are
-kept in the cache (Redis when REDIS_URL is set, so every process shares them).
+Log-in failures are counted per (username, address) and per address, never per username
+alone: an attacker elsewhere cannot lock a person out of their own account. Each count has
+a few free failures; after them every new attempt must wait ``base * 2**(n - free)``
+seconds after the last failure (1 s, 2 s, 4 s … up to ``LOGIN_DELAY_MAX_SECONDS``), and
+only one attempt may go through each wait (an atomic ``cache.add``), so a burst of parallel
+guesses buys nothing. A success forgives its (username, address) count; counts are forgotten
+``LOGIN_FAILURE_MEMORY_SECONDS`` after their last failure. Wrong old passwords on the
+password change are counted per account the same way. Sign-ups are counted per address in
+fixed windows. Everything lives in the cache: Redis when ``REDIS_URL`` is set, so all
+processes share the counts (docs/decisions.md says why this is ours and not django-axes).
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import math
 import time
 from dataclasses import dataclass
@@ -15,6 +23,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+
+from .names import name_key
 
 
 @dataclass(frozen=True)
@@ -26,41 +36,162 @@ class Lockout:
         return max(1, math.ceil(self.retry_after_seconds / 60))
 
 
+@dataclass(frozen=True)
+class Rule:
+    """Growing delays: ``free`` failures, then ``base * 2**(n - free)`` seconds, at most ``cap``."""
+
+    name: str
+    free: int
+    base: float
+    cap: float
+    memory: int
+
+    def delay(self, failures: int) -> float:
+        if failures < self.free:
+            return 0.0
+        return float(min(self.cap, self.base * 2 ** min(failures - self.free, 40)))
+
+
+def _now() -> float:
+    return time.time()
+
+
 def client_ip(request: HttpRequest) -> str:
     # Behind a proxy, configure it to set REMOTE_ADDR; X-Forwarded-For is spoofable.
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def _keys(username: str, ip: str) -> list[str]:
-    return [f"login-fail:user:{username.strip().lower()}", f"login-fail:ip:{ip}"]
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:32]
 
 
-def _recent(key: str, now: float) -> list[float]:
-    window = settings.LOGIN_FAILURE_WINDOW_SECONDS
-    return [t for t in cache.get(key, []) if now - t < window]
+def _rules() -> tuple[Rule, Rule, Rule]:
+    base = float(settings.LOGIN_DELAY_BASE_SECONDS)
+    cap = float(settings.LOGIN_DELAY_MAX_SECONDS)
+    memory = int(settings.LOGIN_FAILURE_MEMORY_SECONDS)
+    return (
+        Rule("login-pair", int(settings.LOGIN_FREE_FAILURES), base, cap, memory),
+        Rule("login-ip", int(settings.LOGIN_IP_FREE_FAILURES), base, cap, memory),
+        Rule("password-check", int(settings.LOGIN_FREE_FAILURES), base, cap, memory),
+    )
+
+
+def _wait(rule: Rule, key: str, now: float) -> tuple[float, int]:
+    """Seconds still to wait under ``rule`` for ``key`` (0 when free), and its failure count."""
+    values = cache.get_many([f"{key}:n", f"{key}:last"])
+    failures = int(values.get(f"{key}:n", 0))
+    if failures < rule.free:
+        return 0.0, failures
+    last = float(values.get(f"{key}:last", 0.0))
+    return max(0.0, last + rule.delay(failures) - now), failures
+
+
+def _check(checks: list[tuple[Rule, str]], now: float | None) -> Lockout | None:
+    """The longest wait in force; when none, claim the one attempt each past-free count allows."""
+    now = _now() if now is None else now
+    waits = []
+    counted = []
+    for rule, key in checks:
+        wait, failures = _wait(rule, key, now)
+        if wait > 0:
+            waits.append(wait)
+        elif failures >= rule.free:
+            counted.append((rule, key, failures))
+    if waits:
+        return Lockout(max(1, math.ceil(max(waits))))
+    for rule, key, failures in counted:
+        # One attempt per wait: a parallel twin finds the gate taken and waits the same delay.
+        gate_seconds = max(1, math.ceil(rule.delay(failures)))
+        if not cache.add(f"{key}:gate:{failures}", 1, timeout=gate_seconds):
+            return Lockout(gate_seconds)
+    return None
+
+
+def _fail(rule: Rule, key: str, now: float | None) -> None:
+    now = _now() if now is None else now
+    count_key = f"{key}:n"
+    cache.add(count_key, 0, timeout=rule.memory)
+    try:
+        cache.incr(count_key)
+    except ValueError:  # expired between add and incr
+        cache.set(count_key, 1, timeout=rule.memory)
+    cache.touch(count_key, timeout=rule.memory)
+    cache.set(f"{key}:last", now, timeout=rule.memory)
+
+
+def _clear(key: str) -> None:
+    cache.delete_many([f"{key}:n", f"{key}:last"])
+
+
+def _pair_key(username: str, ip: str) -> str:
+    return f"throttle:login-pair:{_digest(name_key(username), ip)}"
+
+
+def _ip_key(ip: str) -> str:
+    return f"throttle:login-ip:{_digest(ip)}"
 
 
 def check_lockout(*, username: str, ip: str, now: float | None = None) -> Lockout | None:
-    """The lockout in force for this account or IP, if any."""
-    now = time.time() if now is None else now
-    window = settings.LOGIN_FAILURE_WINDOW_SECONDS
-    waits = []
-    for key in _keys(username, ip):
-        failures = _recent(key, now)
-        if len(failures) >= settings.LOGIN_MAX_FAILURES:
-            # Locked until enough failures age out of the window.
-            unlock_at = sorted(failures)[len(failures) - settings.LOGIN_MAX_FAILURES] + window
-            waits.append(math.ceil(unlock_at - now))
-    return Lockout(max(waits)) if waits else None
+    """Before a log-in attempt: the wait in force for this (username, address) or address, if any."""
+    pair, by_ip, _ = _rules()
+    return _check([(pair, _pair_key(username, ip)), (by_ip, _ip_key(ip))], now)
 
 
 def record_failure(*, username: str, ip: str, now: float | None = None) -> None:
-    now = time.time() if now is None else now
-    for key in _keys(username, ip):
-        failures = [*_recent(key, now), now][-(settings.LOGIN_MAX_FAILURES * 2) :]
-        cache.set(key, failures, timeout=settings.LOGIN_FAILURE_WINDOW_SECONDS)
+    pair, by_ip, _ = _rules()
+    _fail(pair, _pair_key(username, ip), now)
+    _fail(by_ip, _ip_key(ip), now)
 
 
-def clear_failures(*, username: str) -> None:
-    """A successful log-in forgives the account's failures (not the IP's)."""
-    cache.delete(_keys(username, "")[0])
+def clear_failures(*, username: str, ip: str) -> None:
+    """A successful log-in forgives its (username, address) failures, not the address's."""
+    _clear(_pair_key(username, ip))
+
+
+def _password_key(user_id: int) -> str:
+    return f"throttle:password-check:{user_id}"
+
+
+def password_check_lockout(*, user_id: int, now: float | None = None) -> Lockout | None:
+    """Before checking a signed-in user's current password (password change)."""
+    return _check([(_rules()[2], _password_key(user_id))], now)
+
+
+def password_check_failed(*, user_id: int, now: float | None = None) -> None:
+    _fail(_rules()[2], _password_key(user_id), now)
+
+
+def password_check_passed(*, user_id: int) -> None:
+    _clear(_password_key(user_id))
+
+
+def reserve_signup(*, ip: str, now: float | None = None) -> Lockout | None:
+    """Count a sign-up from ``ip`` in this window, or the wait if the window is full.
+
+    ``SIGNUP_MAX_PER_ADDRESS`` per ``SIGNUP_WINDOW_SECONDS``; the count is taken before the
+    account is created (atomic), and given back with ``release_signup`` if it is not.
+    """
+    now = _now() if now is None else now
+    window = int(settings.SIGNUP_WINDOW_SECONDS)
+    key = _signup_key(ip, now)
+    cache.add(key, 0, timeout=window)
+    try:
+        count = cache.incr(key)
+    except ValueError:
+        cache.set(key, 1, timeout=window)
+        count = 1
+    if count > int(settings.SIGNUP_MAX_PER_ADDRESS):
+        cache.decr(key)
+        return Lockout(max(1, math.ceil((now // window + 1) * window - now)))
+    return None
+
+
+def release_signup(*, ip: str, now: float | None = None) -> None:
+    """A reserved sign-up that created no account (a taken name, a weak password)."""
+    with contextlib.suppress(ValueError):
+        cache.decr(_signup_key(ip, _now() if now is None else now))
+
+
+def _signup_key(ip: str, now: float) -> str:
+    window = int(settings.SIGNUP_WINDOW_SECONDS)
+    return f"throttle:signup:{_digest(ip)}:{int(now // window)}"

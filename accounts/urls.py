@@ -11,4 +11,5 @@ urlpatterns = [
     path("perfil/idioma/", views.language_view, name="language"),
     path("perfil/contrasena/", views.password_change_view, name="password_change"),
     path("invitado/", views.guest_view, name="guest"),
+    path("jugador/<str:username>/", views.public_profile_view, name="public_profile"),
 ]
