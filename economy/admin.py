@@ -16,25 +16,18 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from config.readonly_admin import ReadOnly
+
 from . import services
 from .audit import run_ledger_audit
 from .errors import EconomyError
-from .models import Account, AuditReport, BuyIn, Entry, Pot, Purchase, Transfer, XpAward
+from .models import Account, AuditReport, BuyIn, Entry, GameReward, Pot, Purchase, Transfer, XpAward
 from .payouts import MAX_AMOUNT
 from .selectors import pot_audit
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):
     """Ledger rows are immutable: view only, no add, change or delete from the admin."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class EntryInline(admin.TabularInline):
@@ -219,6 +212,15 @@ class XpAwardAdmin(ReadOnlyAdmin):
     list_display = ("id", "user", "amount", "reference", "created_at")
     search_fields = ("user__username", "reference")
     list_select_related = ("user",)
+
+
+@admin.register(GameReward)
+class GameRewardAdmin(ReadOnlyAdmin):
+    """What each rewarded game was rewarded for (a repeat with other input is refused)."""
+
+    list_display = ("id", "reference", "game", "mode", "created_at")
+    list_filter = ("mode", "game")
+    search_fields = ("reference",)
 
 
 @admin.register(AuditReport)

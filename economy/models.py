@@ -17,6 +17,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .payouts import STAKES
@@ -148,6 +149,8 @@ class Pot(models.Model):
     status = models.CharField(_("estado"), max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(_("creado"), auto_now_add=True)
     closed_at = models.DateTimeField(_("cerrado"), null=True, blank=True)
+    #: the (user id, place) pairs in seat order it was settled with: a second settlement must match
+    results = models.JSONField(_("resultado del reparto"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("bote")
@@ -221,6 +224,29 @@ class XpAward(models.Model):
         return f"{self.user_id}: +{self.amount} XP"
 
 
+class GameReward(models.Model):
+    """A game rewarded once (PF-57, PF-58): what ``reward_game`` was called with for a reference.
+
+    A second call with the same input returns the first rewards; with other input (places,
+    seats, mode or game) it is refused with ``idempotency_conflict``, as the ledger does for
+    transfers. Written in the same transaction as the game's coins and XP.
+    """
+
+    reference = models.CharField(_("partida"), max_length=100, unique=True)
+    game = models.CharField(_("juego"), max_length=16)
+    mode = models.CharField(_("modo"), max_length=10)
+    #: [[user id or null, place, simulated], ...] in seat order
+    seats = models.JSONField(_("puestos"))
+    created_at = models.DateTimeField(_("fecha"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("partida premiada")
+        verbose_name_plural = _("partidas premiadas")
+
+    def __str__(self) -> str:
+        return f"{self.reference} ({self.mode})"
+
+
 class Purchase(models.Model):
     """A shop item bought with coins and the time window it is active in (PF-59)."""
 
@@ -268,4 +294,5 @@ class AuditReport(models.Model):
         ordering = ["-started_at"]
 
     def __str__(self) -> str:
-        return f"{self.started_at:%Y-%m-%d %H:%M} {'OK' if self.ok else 'FAIL'}"
+        # in the site's time (Madrid), as every page shows times
+        return f"{timezone.localtime(self.started_at):%Y-%m-%d %H:%M} {'OK' if self.ok else 'FAIL'}"

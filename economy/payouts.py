@@ -4,7 +4,7 @@ Every function takes a table's results **in seat order**: ``places[i]`` is the r
 seat ``i`` (1 is best, tied seats share a rank, standard competition ranking as the
 engines return it: 1, 1, 3, 4). Amounts are integers; rounding is always down.
 
-Rules implemented (docs/economy.md, rules/platform.md):
+Rules implemented (docs/economy.md, ../shared/rules/platform.md):
 
 * PF-17/PF-53 ``split_pot``: the whole pot goes to the seats in 1st place, equally; the
   indivisible remainder is paid one coin at a time to those seats in seat order, so the
@@ -25,11 +25,14 @@ from fractions import Fraction
 from math import isqrt
 from typing import Final, Literal
 
+from cardgames.catalogue import CATALOGUE
+
 Mode = Literal["bots", "friends", "online"]
 MODES: Final[tuple[Mode, ...]] = ("bots", "friends", "online")
 
 STAKES: Final[tuple[int, ...]] = (100, 250, 500, 1000)
-BASE_RATES: Final[dict[str, int]] = {"one_card": 50, "pika": 50, "puteo": 80, "skyjo": 80, "guandan": 100}
+#: PF-57: base rate B per game, from the one game catalogue
+BASE_RATES: Final[dict[str, int]] = {slug: spec.base_rate for slug, spec in CATALOGUE.items()}
 WELCOME_GRANT: Final[int] = 1000
 DAILY_BONUS: Final[int] = 100
 LEAGUE_PRIZES: Final[tuple[int, ...]] = (1000, 500, 250)

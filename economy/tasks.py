@@ -24,7 +24,10 @@ def cancel_pot_task(pot_id: int) -> int:
 
     Safe to run twice, concurrently or after a crash (``cancel_pot`` is idempotent under
     the pot's row lock; a lost connection is retried). Returns how many entries this run
-    refunded; a pot already settled or gone is left alone.
+    refunded. Only a pot still open is cancelled: run late or redelivered after its game
+    started, it leaves the game alone (aborting one is the admin's ``abort_pot``); a pot
+    settled or gone is left alone too. Live tables use ``matchmaking.table_deadline``,
+    which also closes the table under its lock.
     """
     from .errors import EconomyError
     from .models import Pot
@@ -35,7 +38,7 @@ def cancel_pot_task(pot_id: int) -> int:
     try:
         return len(cancel_pot(pot=pot_id))
     except EconomyError as exc:
-        if exc.code == "pot_settled":  # the game started and ended: nothing to refund
+        if exc.code in ("pot_started", "pot_settled"):  # its game is on or over: not ours to end
             return 0
         raise
 

@@ -8,7 +8,7 @@ One module per kind of money movement; callers import them from here.
 
 from .adjustments import adjust_wallet
 from .grants import claim_daily_bonus, grant_welcome, pay_league_prize
-from .pots import buy_in, cancel_pot, open_pot, settle_pot, stand_up, start_pot
+from .pots import abort_pot, buy_in, buy_in_many, cancel_pot, open_pot, settle_pot, stand_up, start_pot
 from .rewards import GAME_MODES, Reward, SeatResult, active_items, reward_game
 from .shop import purchase_item
 
@@ -16,9 +16,11 @@ __all__ = [
     "GAME_MODES",
     "Reward",
     "SeatResult",
+    "abort_pot",
     "active_items",
     "adjust_wallet",
     "buy_in",
+    "buy_in_many",
     "cancel_pot",
     "claim_daily_bonus",
     "grant_welcome",

@@ -10,9 +10,16 @@ from ..ledger import (
     HOUSE_ADJUSTMENT,
 )
 from ..models import Transfer
+from .boundary import a_staff_user, a_user, checked, text
 from .common import pay_from_house
 
 
+@checked(
+    user=a_user,
+    actor=a_staff_user,
+    reason=text("reason_required", 500),
+    request_id=text("invalid_transfer", 100),
+)
 def adjust_wallet(*, user: Any, amount: int, actor: Any, reason: str, request_id: str) -> Transfer:
     """Correct a wallet by a new transfer against ``house:adjustment``, recording who and why.
 

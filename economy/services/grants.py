@@ -14,9 +14,11 @@ from ..ledger import (
 )
 from ..models import Transfer
 from ..selectors import league_date
+from .boundary import a_time, a_user, checked, text
 from .common import pay_from_house
 
 
+@checked(user=a_user)
 def grant_welcome(*, user: Any) -> Transfer:
     """Give a new account its welcome coins (PF-57), once: key ``welcome:<user>``.
 
@@ -27,6 +29,7 @@ def grant_welcome(*, user: Any) -> Transfer:
     return posted.transfer
 
 
+@checked(user=a_user, now=a_time)
 def claim_daily_bonus(*, user: Any, now: datetime | None = None) -> Transfer:
     """Pay the daily bonus once per calendar day of the league time zone: key ``bonus:<user>:<date>``.
 
@@ -43,16 +46,29 @@ def claim_daily_bonus(*, user: Any, now: datetime | None = None) -> Transfer:
     return posted.transfer
 
 
+@checked(user=a_user, week=text("invalid_reference", 32))
 def pay_league_prize(*, user: Any, week: str, place: int) -> Transfer:
-    """Pay a weekly league prize (PF-60: 1,000 / 500 / 250): key ``prize:<week>:<place>:<user>``.
+    """Pay a weekly league prize (PF-60: 1,000 / 500 / 250): key ``prize:<week>:<place>``.
 
-    Lock: the user's wallet and ``house:prize``. Idempotent; never boosted (PF-59).
+    One payment per place of a week: a repeated call for the same user returns the first
+    transfer and moves nothing; a call naming another user for a place already paid is
+    refused (``prize_place_taken``), also when two calls race (the key is unique and is
+    read again inside the locks). Lock: the user's wallet and ``house:prize``. Never
+    boosted (PF-59).
     """
     if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= len(payouts.LEAGUE_PRIZES):
         raise EconomyError("invalid_place")
     if not week:
         raise EconomyError("invalid_reference")
     amount = payouts.LEAGUE_PRIZES[place - 1]
-    key = f"prize:{week}:{place}:{user.pk}"
-    posted = pay_from_house(HOUSE_PRIZE, user, amount, key=key, kind=Transfer.Kind.PRIZE, reference=week)
+    key = f"prize:{week}:{place}"
+    paid_to = Transfer.objects.filter(key=key).values_list("user_id", flat=True).first()
+    if paid_to is not None and paid_to != user.pk:
+        raise EconomyError("prize_place_taken")
+    try:
+        posted = pay_from_house(HOUSE_PRIZE, user, amount, key=key, kind=Transfer.Kind.PRIZE, reference=week)
+    except EconomyError as exc:
+        if exc.code == "idempotency_conflict":  # a twin paid this place to someone else meanwhile
+            raise EconomyError("prize_place_taken") from exc
+        raise
     return posted.transfer

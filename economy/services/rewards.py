@@ -19,7 +19,8 @@ from ..ledger import (
     post_transfer,
     wallet_for,
 )
-from ..models import Account, Purchase, Transfer, XpAward
+from ..models import Account, GameReward, Purchase, Transfer, XpAward
+from .boundary import a_time, checked, seat_results, text
 from .common import UserRef, current_time
 
 GAME_MODES = ("bots", "friends", "online", "buyin")
@@ -42,6 +43,13 @@ class Reward:
     transfer: Transfer | None
 
 
+@checked(
+    reference=text("invalid_reference", 100),
+    game=text("unknown_game", 16),
+    mode=text("invalid_mode", 10),
+    seats=seat_results,
+    now=a_time,
+)
 def reward_game(
     *, reference: str, game: str, mode: str, seats: Sequence[SeatResult], now: datetime | None = None
 ) -> list[Reward]:
@@ -51,9 +59,14 @@ def reward_game(
     place, decreasing, shared places averaged; ``buyin`` (a buy-in table, paid by its pot)
     earns the online XP and no coins. Simulated seats and guests (no user) earn nothing
     but keep their places. Boosters active at ``now`` multiply coins and XP.
-    Lock: ``house:reward`` and every rewarded wallet, all at once in pk order; the keys
-    ``reward:<reference>:<user>`` and ``xp:<reference>:<user>`` are read inside the locks,
-    so a repeated or concurrent call returns the first rewards and pays nothing more.
+    A game is rewarded once: the call's input (game, mode, every seat's user, place and
+    simulated flag, in seat order) is stored under ``reference`` (``GameReward``); calling
+    again with the same input returns the first rewards and pays nothing more, with any
+    other input (other places, an extra seat …) raises ``idempotency_conflict``. A buy-in
+    table seats only paying people (PF-18): a simulated or user-less seat is ``humans_only``.
+    Lock: ``house:reward`` and every rewarded wallet, all at once in pk order; the record
+    and the keys ``reward:<reference>:<user>`` and ``xp:<reference>:<user>`` are read
+    inside the locks, so a concurrent twin waits and then sees the first call's record.
     """
     if game not in payouts.BASE_RATES:
         raise EconomyError("unknown_game")
@@ -69,6 +82,9 @@ def reward_game(
         raise EconomyError("invalid_results") from exc
     if len(set(users)) != len(users):
         raise EconomyError("invalid_results")
+    if mode == "buyin" and any(s.simulated or s.user_id is None for s in seats):
+        raise EconomyError("humans_only")  # PF-18: every seat of a buy-in table is a paying person
+    fingerprint = [[s.user_id, s.place, bool(s.simulated)] for s in seats]
     base_mode: payouts.Mode = "online" if mode == "buyin" else mode  # type: ignore[assignment]
     coins = payouts.game_coins(base_mode, payouts.BASE_RATES[game], places)
     if mode == "buyin":
@@ -80,6 +96,14 @@ def reward_game(
         wallets = _wallets_of(users)
         house = house_account(HOUSE_REWARD)
         locked = lock_accounts([house, *wallets.values()])
+        # a game is rewarded once: the input is recorded under the house lock (every reward
+        # takes it), and a second call must repeat it exactly
+        recorded = GameReward.objects.filter(reference=reference).first()
+        first_input = None if recorded is None else (recorded.game, recorded.mode, recorded.seats)
+        if first_input is not None and first_input != (game, mode, fingerprint):
+            raise EconomyError("idempotency_conflict")
+        if recorded is None:
+            GameReward.objects.create(reference=reference, game=game, mode=mode, seats=fingerprint)
         coin_keys = {uid: f"reward:{reference}:{uid}" for uid in users}
         xp_keys = {uid: f"xp:{reference}:{uid}" for uid in users}
         paid = {

@@ -18,9 +18,16 @@ from ..ledger import (
     wallet_for,
 )
 from ..models import Purchase, Transfer
+from .boundary import a_time, a_user, checked, text
 from .common import current_time
 
 
+@checked(
+    user=a_user,
+    item=text("unknown_item", 16),
+    request_id=text("invalid_text", 100, optional=True),
+    now=a_time,
+)
 def purchase_item(
     *, user: Any, item: str, request_id: str | None = None, now: datetime | None = None
 ) -> Purchase:
