@@ -1,10 +1,7 @@
-from django.contrib import admin
+"""Admin of cardgames. Rulezz, ratings and the live tables register their models in their own ``admin``
+modules; importing them here lets the admin's autodiscover (which imports ``<app>.admin``) find them."""
 
-from .models import ScoreSheet
-
-
-@admin.register(ScoreSheet)
-class ScoreSheetAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "owner", "updated_at")
-    search_fields = ("owner__username", "title")
-    readonly_fields = ("created_at", "updated_at")
+from .matchmaking import admin as matchmaking_admin  # noqa: F401  (registers QueueEntry)
+from .ratings import admin as ratings_admin  # noqa: F401  (registers ratings)
+from .rulezz import admin as rulezz_admin  # noqa: F401  (registers ScoreSheet)
+from .tables import admin as tables_admin  # noqa: F401  (registers Table, GameResult, ChatMessage)

@@ -4,3 +4,6 @@ from django.apps import AppConfig
 class CardgamesConfig(AppConfig):
     name = "cardgames"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from .ratings import signals  # noqa: F401 (rate finished games on game_finished)

@@ -1,55 +1,72 @@
-"""Websocket consumers: thin — authenticate, parse, answer; game logic lives in services."""
+"""The lobby socket: thin — who you are, your live invitations, pings; game logic lives in services.
+
+Each signed-in player's lobby sockets join the per-user group ``user.<id>``
+(``cardgames.tables.broadcast.to_user``), so an invitation reaches every tab they have open.
+The table socket is ``cardgames.tables.consumers.TableConsumer``.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from accounts.guests import SESSION_KEY
+from accounts.identity import player_from_scope
+from accounts.sessions import should_close
+from cardgames.tables import protocol, runner
+from cardgames.tables.broadcast import user_group
+from cardgames.tables.selectors import pending_invitation_dicts
 
+log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
-MAX_FRAME_BYTES = 4096
-
-
-def identity(scope: dict[str, Any]) -> dict[str, Any] | None:
-    """Who is on the socket: a signed-in user, a session guest, or nobody."""
-    user = scope.get("user")
-    if user is not None and user.is_authenticated:
-        return {"kind": "user", "id": user.pk, "name": user.username}
-    session = scope.get("session")
-    guest = session.get(SESSION_KEY) if session is not None else None
-    if guest:
-        return {"kind": "guest", "id": guest["id"], "name": guest["name"]}
-    return None
+MAX_FRAME_BYTES = protocol.MAX_FRAME_BYTES
 
 
 class LobbyConsumer(AsyncJsonWebsocketConsumer):
-    """The lobby socket: says who you are and answers pings; refuses anonymous visitors."""
+    """The lobby socket: says who you are, delivers invitations live; refuses anonymous visitors."""
 
     async def connect(self) -> None:
-        self.identity = identity(self.scope)
+        self.player = player_from_scope(self.scope)
+        self.groups_joined: list[str] = []
         await self.accept()
-        if self.identity is None:
+        if self.player is None:
             # Accept first so the browser gets a reason, not a bare failed handshake (1006).
             await self.send_error("not_authenticated", "Log in or pick a guest name first.")
             await self.close(code=4401)
             return
-        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
-        await self.send_json({"type": "hello", "you": self.identity})
+        runner.ensure_started()
+        self.groups_joined = [LOBBY_GROUP]
+        if self.player.user_id is not None:
+            self.groups_joined.append(user_group(self.player.user_id))
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        invitations: list[dict[str, Any]] = []
+        if self.player.user_id is not None:
+            invitations = await database_sync_to_async(pending_invitation_dicts)(user_id=self.player.user_id)
+        await self.send_json({"type": "hello", "you": self.player.as_dict(), "invitations": invitations})
 
     async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            await self.handle(text_data)
+        except Exception:  # never close with 1011 on a client's frame (issue 13 item 10)
+            log.exception("lobby: frame failed")
+            await self.send_error("server_error", "Something went wrong.")
+
+    async def handle(self, text_data: str | None) -> None:
         # Parse here rather than in receive_json so bad frames get an error, not a crash.
         if text_data is None or len(text_data) > MAX_FRAME_BYTES:
             await self.send_error("bad_frame", "Send JSON text frames of at most 4 KB.")
             return
         try:
             message = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
             await self.send_error("bad_json", "That frame is not JSON.")
             return
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
@@ -59,6 +76,15 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong", "echo": message.get("echo")})
         else:
             await self.send_error("unknown_type", f"Unknown message type {message['type'][:40]!r}.")
+
+    async def user_event(self, event: dict[str, Any]) -> None:
+        """A message for this player (an invitation, an answer to one) from ``broadcast.to_user``."""
+        await self.send_json(event["payload"])
+
+    async def user_logout(self, event: dict[str, Any]) -> None:
+        """Log-out or a password change ended this socket's session (``accounts.sessions``)."""
+        if should_close(event, self.scope.get("session")):
+            await self.close(code=4401)
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send_json({"type": "error", "code": code, "message": message})

@@ -1,38 +1,11 @@
-"""Database models of cardgames. Live tables come later; today: Rulezz score sheets."""
+"""Database models of cardgames, gathered here so Django finds them: live tables from
+``cardgames/tables/models.py``, Rulezz score sheets from ``cardgames/rulezz/models.py``."""
 
 from __future__ import annotations
 
-import uuid
+from .matchmaking.models import QueueEntry  # noqa: F401 (the matchmaking queue, issue 11)
+from .ratings.models import PlayerRating, RatingChange  # noqa: F401 (skill ratings, issue 11)
+from .rulezz.models import ScoreSheet
+from .tables.models import ActionLog, ChatMessage, GameResult, Invitation, Seat, Table
 
-from django.conf import settings
-from django.db import models
-from django.utils.translation import gettext_lazy as _
-
-
-class ScoreSheet(models.Model):
-    """A Rulezz sheet of a signed-up user (SK-35..SK-39, PF-38, PF-39).
-
-    Only the input is stored (players and the rounds as typed); doubling,
-    totals and the end are always recomputed by ``cardgames.rulezz.scoring``.
-    """
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.CASCADE,
-        related_name="score_sheets",
-        verbose_name=_("dueño"),
-    )
-    title = models.CharField(_("título"), max_length=80, blank=True)
-    players = models.JSONField(_("jugadores"))
-    rounds = models.JSONField(_("rondas"), default=list)
-    created_at = models.DateTimeField(_("creada"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("actualizada"), auto_now=True)
-
-    class Meta:
-        ordering = ["-updated_at"]
-        verbose_name = _("hoja de Rulezz")
-        verbose_name_plural = _("hojas de Rulezz")
-
-    def __str__(self) -> str:
-        return self.title or ", ".join(self.players)
+__all__ = ["ActionLog", "ChatMessage", "GameResult", "Invitation", "ScoreSheet", "Seat", "Table"]

@@ -19,9 +19,10 @@ carries the public memory a careful player keeps: who last had to draw on which 
 Calls and catches follow PF-50: easy forgets the One Card call 20 % of the time and
 catches with probability 0.5, normal forgets 5 % and always catches, hard never forgets
 and always catches. The engine has no clock, so the reaction delays of PF-50 (3.5 s,
-2.5 s, 1.2 s) are exposed as ``catch_delay`` for the table service to wait before
-sending a bot's catch; a forgetful bot decides once per two-card episode (kept on the
-instance, so a bot asked again does not re-roll).
+2.5 s, 1.2 s) are exposed as ``catch_delay`` (``cardgames.bots.reaction_seconds``) for the
+table service to wait before sending a bot's catch. A forgetful bot decides once per two-card
+episode and a catch once per window id; both decisions are its memory (``forgetting``,
+``catch_plan``), passed in and returned, so a bot asked again does not re-roll.
 """
 
 from __future__ import annotations
@@ -43,43 +44,47 @@ class _OneCardBot:
     catch_chance: ClassVar[float] = 1.0  # PF-50: chance of catching an open window
     catch_delay: ClassVar[float] = 1.2  # PF-50: seconds before the catch (for the table service)
 
-    def __init__(self) -> None:
-        self._forgetting: bool | None = None  # the decision for the current two-card episode
-        self._catch_plan: dict[str, bool] = {}  # window id -> catch it or not
-
-    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
+    def choose(
+        self, view: View, legal: list[Action], rng: random.Random, memory: dict[str, Any]
+    ) -> tuple[Action | None, dict[str, Any]]:
         if not legal:
-            return None
-        hand: list[str] = view["hand"]
-        if len(hand) > 2:
-            self._forgetting = None
-        catch = self._catch(view, legal, rng)
-        if catch is not None:
-            return catch
-        if {"type": "call_one_card"} in legal:
-            if self._forgetting is None:
-                self._forgetting = rng.random() < self.forget
-            if not self._forgetting:
-                return {"type": "call_one_card"}
-        turn = [a for a in legal if a["type"] in ("play", "draw")]
-        if not turn:
-            return None  # only optional actions left: let the moment pass
-        if len(turn) == 1:
-            return turn[0]
-        return self._play(view, turn, rng)
+            return None, dict(memory)
+        # the decision for the current two-card episode: None until the call is first open
+        forgetting: bool | None = None if len(view["hand"]) > 2 else memory.get("forgetting")
+        open_ids = {w["id"] for w in view["windows"]}  # closed windows are forgotten
+        plans = {k: v for k, v in memory.get("catch_plan", {}).items() if k in open_ids}
+        action = self._catch(view, legal, rng, plans)
+        if action is None and {"type": "call_one_card"} in legal:
+            if forgetting is None:
+                forgetting = rng.random() < self.forget
+            if not forgetting:
+                action = {"type": "call_one_card"}
+        if action is None:
+            turn = [a for a in legal if a["type"] in ("play", "draw")]
+            if len(turn) == 1:
+                action = turn[0]
+            elif turn:
+                action = self._play(view, turn, rng)
+            # no turn: only optional actions left, let the moment pass
+        remembered: dict[str, Any] = {}
+        if forgetting is not None:
+            remembered["forgetting"] = forgetting
+        if plans:
+            remembered["catch_plan"] = plans
+        return action, remembered
 
     # -- calls and catches (PF-50) ---------------------------------------
-    def _catch(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
-        open_ids = {w["id"] for w in view["windows"]}
-        for key in [k for k in self._catch_plan if k not in open_ids]:
-            del self._catch_plan[key]  # forget closed windows
+    def _catch(
+        self, view: View, legal: list[Action], rng: random.Random, plans: dict[str, bool]
+    ) -> Action | None:
+        """A catch of an open window, deciding each window once (``plans``: window id -> catch it)."""
         for window in view["windows"]:
             action = {"type": "catch", "target": window["seat"]}
             if action not in legal:
                 continue
-            plan = self._catch_plan.get(window["id"])
+            plan = plans.get(window["id"])
             if plan is None:
-                plan = self._catch_plan[window["id"]] = rng.random() < self.catch_chance
+                plan = plans[window["id"]] = rng.random() < self.catch_chance
             if plan:
                 return action
         return None

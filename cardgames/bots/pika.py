@@ -1,7 +1,7 @@
 """Pika bots at three levels (docs/bots.md, "Pika"); they see only ``view`` and ``legal``.
 
 - easy: a random legal move; forgets the Pika call one countdown in five (as PF-50 has One Card's
-  AI), decided once per countdown.
+  AI), decided once per countdown (the bot's memory ``forgetting``, passed in and returned).
 - normal: one rule of thumb: black cards and +2s kept for when nothing else fits, the colour
   held most after the move, the cheaper chaining card first; 30 % of its moves are random, which
   places it between easy and hard (docs/bots.md); forgets Pika 5 % of the time.
@@ -45,21 +45,23 @@ class EasyBot:
 
     forget_pika = 0.2
 
-    def __init__(self) -> None:
-        self._forgetting: bool | None = None  # the decision for the running countdown
-
-    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
+    def choose(
+        self, view: View, legal: list[Action], rng: random.Random, memory: dict[str, Any]
+    ) -> tuple[Action | None, dict[str, Any]]:
+        """The move, and the memory: ``forgetting``, the decision for the running countdown."""
+        forgetting: bool | None = memory.get("forgetting")
         moves = [a for a in legal if a["type"] != "call_pika"]
+        action: Action | None = None
         if len(moves) == len(legal):
-            self._forgetting = None  # no countdown of mine: the next one is decided afresh
+            forgetting = None  # no countdown of mine: the next one is decided afresh
         else:
-            if self._forgetting is None:  # once per countdown: asking again does not re-roll
-                self._forgetting = rng.random() < self.forget_pika
-            if not self._forgetting:
-                return {"type": "call_pika"}
-        if not moves:
-            return None  # only the optional call was open, and it was forgotten
-        return self.pick(view, moves, rng)
+            if forgetting is None:  # once per countdown: asking again does not re-roll
+                forgetting = rng.random() < self.forget_pika
+            if not forgetting:
+                action = {"type": "call_pika"}
+        if action is None and moves:  # with no moves, only the optional call was open: forgotten
+            action = self.pick(view, moves, rng)
+        return action, ({} if forgetting is None else {"forgetting": forgetting})
 
     def pick(self, view: View, moves: list[Action], rng: random.Random) -> Action:
         return rng.choice(moves)

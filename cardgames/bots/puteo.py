@@ -27,6 +27,7 @@ from functools import lru_cache
 from math import comb
 from typing import Any
 
+from cardgames.bots.memoryless import Memoryless
 from cardgames.engines.puteo.cards import CODE_TO_ID, CODES
 
 JSON = dict[str, Any]
@@ -250,10 +251,10 @@ def _rule_bid_value(hand: list[int], pool_size: int, pool_strengths: list[int], 
 
 
 # -- the bots ------------------------------------------------------------------------
-class EasyBot:
+class EasyBot(Memoryless):
     """Counts its Ases and Reyes (sometimes bids at random) and plays a random card."""
 
-    def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON | None:
+    def act(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON | None:
         forced = _forced(legal)
         if forced is not None or not legal:
             return forced
@@ -266,10 +267,10 @@ class EasyBot:
         return rng.choice(legal)
 
 
-class NormalBot:
+class NormalBot(Memoryless):
     """Expected-tricks bids and the rule policy (see the module docstring)."""
 
-    def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON | None:
+    def act(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON | None:
         forced = _forced(legal)
         if forced is not None or not legal:
             return forced
@@ -292,14 +293,14 @@ class NormalBot:
         return rule_card(t.hand, bid - t.won[t.me], best, after)
 
 
-class HardBot:
+class HardBot(Memoryless):
     """Monte Carlo bids and plays over sampled hidden hands (see the module docstring)."""
 
     def __init__(self, bid_samples: int = HARD_BID_SAMPLES, play_samples: int = HARD_PLAY_SAMPLES) -> None:
         self.bid_samples = bid_samples
         self.play_samples = play_samples
 
-    def choose(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON | None:
+    def act(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON | None:
         forced = _forced(legal)
         if forced is not None or not legal:
             return forced

@@ -3,14 +3,15 @@
 Engines are pure Python: no Django, no I/O, no clock, no global random state.
 A state is whatever the engine likes internally, as long as ``dump`` turns it
 into JSON data and ``load`` turns that back into an equal state. ``apply``
-never mutates the state it is given.
+never mutates the state it is given. Every dump carries ``"format": DUMP_FORMAT``;
+``load`` also reads the older formats (a dump without the key is format 0).
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 JSON = dict[str, Any]
 
@@ -60,8 +61,18 @@ def rng_for(seed: int | str, counter: int) -> random.Random:
     return random.Random(f"{seed}:{counter}")
 
 
+#: the version of the JSON every ``Engine.dump`` writes, under the key ``"format"``; a dump without
+#: the key is format 0 (what the engines wrote before the key existed)
+DUMP_FORMAT: Final[int] = 1
+
+
 class Engine:
     """Base class of the five engines; the public methods are the contract."""
+
+    # Engines are stateless singletons: no instance dict, so a caller that looks a method up
+    # without the interpreter's cache (a loop run once, e.g. a playout) skips a dict probe.
+    # A subclass without ``__slots__`` gets a dict again.
+    __slots__ = ()
 
     name: ClassVar[str] = ""
     min_players: ClassVar[int] = 2
@@ -99,6 +110,27 @@ class Engine:
 
     def load(self, data: JSON) -> Any:
         raise NotImplementedError
+
+    # -- dump format (helpers for ``dump`` and ``load``) --------------------
+    def with_format(self, data: JSON) -> JSON:
+        """``data`` (a fresh dump) stamped with the current ``"format"``, DUMP_FORMAT."""
+        data["format"] = DUMP_FORMAT
+        return data
+
+    def dump_format(self, data: Any) -> int:
+        """The format of a dump handed to ``load``: 0 without the key, else its ``"format"``.
+
+        Raises ValueError for anything that is not a dump, or a format this code cannot read
+        (one written by a newer version of the engine).
+        """
+        if not isinstance(data, dict):
+            raise ValueError(f"a {self.name} dump is a JSON object, not {type(data).__name__}")
+        fmt = data.get("format", 0)
+        if isinstance(fmt, bool) or not isinstance(fmt, int) or not 0 <= fmt <= DUMP_FORMAT:
+            raise ValueError(
+                f"{self.name} dump format {fmt!r} is unknown: this engine reads formats 0 to {DUMP_FORMAT}"
+            )
+        return fmt
 
     # -- test hooks used by the conformance harness ------------------------
     def all_cards(self, state: Any) -> Counter[str]:

@@ -1,7 +1,14 @@
-"""Rulezz: the Skyjo score assistant for games played with physical cards (SK-35 to SK-39).
+"""Rulezz: the Skyjo score assistant for games played with physical cards (SK-35 to SK-39, PF-38, PF-39).
 
-Pure Python (no Django). The Skyjo engine uses the same scoring module for the
-closer doubling and the end of the game, so there is one implementation.
+All of Rulezz is in this package:
+
+- ``scoring``: pure Python (no Django) — the ``Sheet``, validation, totals; the closer doubling,
+  totals and the end of the game come from the Skyjo engine's ``cardgames.engines.skyjo.scoring``,
+  so there is one implementation. This ``__init__`` re-exports it and imports nothing else.
+- ``models`` (``ScoreSheet``, in the ``cardgames`` app), ``stores`` (a user's sheets in the
+  database, a guest's in their session), ``services`` (writes), ``selectors`` (reads),
+  ``messages`` (translated error messages), ``views`` + ``urls`` (pages), ``api`` + ``api_urls``
+  (JSON API), ``admin``.
 
     from cardgames.rulezz import score_sheet, Sheet, RoundEntry, RulezzError
 """

@@ -1,22 +1,17 @@
 """Skyjo scoring: the closer doubling, running totals and the end at 100 (SK-21 to SK-26, SK-35 to SK-39).
 
-One implementation for two users:
+One implementation for two users: the scoring itself (closer doubling, round scores,
+totals, the end at 100, placements, winners; SK-22 to SK-26) lives by seat index in the
+Skyjo engine's :mod:`cardgames.engines.skyjo.scoring` (re-exported here); the Rulezz
+assistant (SK-35) calls :func:`score_sheet` (or the :class:`Sheet` value) with player
+names and the rounds a user typed in, and gets a :class:`SheetResult` back, or a
+:class:`RulezzError` with a stable ``code``.
 
-- the Skyjo engine (``cardgames.engines.skyjo``) calls the index-based helpers
-  :func:`round_scores`, :func:`game_over`, :func:`placements` and :func:`winners`;
-- the Rulezz assistant (SK-35) calls :func:`score_sheet` (or the :class:`Sheet`
-  value) with player names and the rounds a user typed in, and gets a
-  :class:`SheetResult` back, or a :class:`RulezzError` with a stable ``code``.
+Rules applied here, on top of the engine's scoring:
 
-Rules implemented here:
-
-- SK-22/SK-37: the closer's raw score is doubled when it is **positive** and some
-  other player's raw score is **less than or equal** to it (a tie is not
-  "exclusively lowest"). Zero and negative scores are never doubled.
-- SK-23: nobody else is ever doubled.
-- SK-24/SK-38: round scores add up; after a round, a total of 100 or more ends
-  the game; the lowest total wins.
-- SK-26: ties share the win and places use competition ranking (1, 2, 2, 4).
+- SK-37: the assistant doubles the closer itself (SK-22, the engine's ``round_scores``).
+- SK-38: round scores add up; after a round, a total of 100 or more ends the game;
+  the lowest total wins (SK-24/SK-25), ties share (SK-26).
 - SK-36/SK-39: each entry is the undoubled sum of a player's remaining cards, an
   integer from -17 to 142; exactly one closer per round; no round after the end.
   Rounds are recomputed from scratch, so editing a round is "score the edited list".
@@ -36,8 +31,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-#: SK-25: the game ends after a round in which someone reaches this total.
-END_AT = 100
+from cardgames.engines.skyjo.scoring import (
+    END_AT,
+    add_scores,
+    closer_is_doubled,
+    game_over,
+    placements,
+    round_scores,
+    winners,
+)
+
 #: SK-39: extremes one player's round can reach with the 150-card deck
 #: (five -2s and seven -1s; ten 12s and two 11s).
 MIN_POINTS = -17
@@ -69,37 +72,6 @@ class RulezzError(ValueError):
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.message, "round": self.round_number, "player": self.player}
-
-
-# -- index-based helpers (the engine uses these) -----------------------------------------------------
-def closer_is_doubled(raw: Sequence[int], closer: int) -> bool:
-    """SK-22: is the closer's score doubled? Positive, and not exclusively the lowest (a tie doubles)."""
-    mine = raw[closer]
-    return mine > 0 and any(score <= mine for i, score in enumerate(raw) if i != closer)
-
-
-def round_scores(raw: Sequence[int], closer: int) -> list[int]:
-    """SK-22/SK-23: the scores added to the totals; only the closer's can differ from ``raw``."""
-    scores = list(raw)
-    if closer_is_doubled(raw, closer):
-        scores[closer] *= 2
-    return scores
-
-
-def game_over(totals: Sequence[int]) -> bool:
-    """SK-25: after a scored round, does some total reach 100 or more?"""
-    return any(total >= END_AT for total in totals)
-
-
-def placements(totals: Sequence[int]) -> list[int]:
-    """SK-26: competition ranking by total, lowest first (1, 2, 2, 4)."""
-    return [1 + sum(1 for other in totals if other < mine) for mine in totals]
-
-
-def winners(totals: Sequence[int]) -> list[int]:
-    """SK-25/SK-26: every index holding the lowest total."""
-    best = min(totals)
-    return [i for i, total in enumerate(totals) if total == best]
 
 
 # -- the Rulezz sheet (names) ----------------------------------------------------------------------
@@ -166,7 +138,7 @@ def score_sheet(players: Sequence[str], rounds: Iterable[RoundEntry | Mapping[st
     Raises :class:`RulezzError` on the first invalid input.
     """
     names = _check_players(players)
-    totals = dict.fromkeys(names, 0)
+    totals = [0] * len(names)
     scored: list[ScoredRound] = []
     over = False
     for number, entry in enumerate(rounds, start=1):
@@ -180,8 +152,7 @@ def score_sheet(players: Sequence[str], rounds: Iterable[RoundEntry | Mapping[st
         raw = [points[name] for name in names]
         closer_index = names.index(closer)
         scores = round_scores(raw, closer_index)
-        for name, score in zip(names, scores, strict=True):
-            totals[name] += score
+        totals = add_scores(totals, scores)
         scored.append(
             ScoredRound(
                 number=number,
@@ -189,18 +160,17 @@ def score_sheet(players: Sequence[str], rounds: Iterable[RoundEntry | Mapping[st
                 scores=dict(zip(names, scores, strict=True)),
                 closer=closer,
                 doubled=scores[closer_index] != raw[closer_index],
-                totals=dict(totals),
+                totals=dict(zip(names, totals, strict=True)),
             )
         )
-        over = game_over(list(totals.values()))
-    ordered = [totals[name] for name in names]
-    places = placements(ordered)
+        over = game_over(totals)
+    places = placements(totals)
     return SheetResult(
         players=names,
         rounds=tuple(scored),
-        totals=totals,
+        totals=dict(zip(names, totals, strict=True)),
         over=over,
-        winners=tuple(names[i] for i in winners(ordered)) if over else (),
+        winners=tuple(names[i] for i in winners(totals)) if over else (),
         placements=dict(zip(names, places, strict=True)),
     )
 
@@ -336,3 +306,23 @@ def _check_closer(names: tuple[str, ...], closer: Any, number: int) -> str:
             "unknown_closer", f"Round {number}: the closer {closer!r} is not playing.", round_number=number
         )
     return closer
+
+
+__all__ = [
+    "END_AT",
+    "MAX_PLAYERS",
+    "MAX_POINTS",
+    "MIN_PLAYERS",
+    "MIN_POINTS",
+    "RoundEntry",
+    "RulezzError",
+    "ScoredRound",
+    "Sheet",
+    "SheetResult",
+    "closer_is_doubled",
+    "game_over",
+    "placements",
+    "round_scores",
+    "score_sheet",
+    "winners",
+]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardgames.bots.memoryless import Memoryless
 from cardgames.engines.guandan.cards import BJ, RJ, rank_power
 from cardgames.engines.guandan.combos import (
     FULL_HOUSE,
@@ -40,10 +41,10 @@ PASS: JSON = {"type": "pass"}
 _SEQ_KIND = {"straight": STRAIGHT, "tube": TUBE, "plate": PLATE}
 
 
-class _Base:
+class _Base(Memoryless):
     """Shared dispatch: the return pick, the pause between deals, then play."""
 
-    def choose(
+    def act(
         self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     ) -> dict[str, Any] | None:
         if not legal:

@@ -1,4 +1,4 @@
-"""Skyjo bots at three levels (rules: /work/shared/rules/skyjo.md; docs/bots.md, "## Skyjo").
+"""Skyjo bots at three levels (rules: ../shared/rules/skyjo.md; docs/bots.md, "## Skyjo").
 
 A bot sees only ``view(state, seat)`` and the legal actions. Everything in Skyjo
 is public except face-down values (SK-27/SK-28), so the unseen-card distribution

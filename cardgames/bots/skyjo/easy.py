@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from cardgames.bots.memoryless import Memoryless
+
 from .board import (
     Action,
     Table,
@@ -16,14 +18,14 @@ from .board import (
 )
 
 
-class EasyBot:
+class EasyBot(Memoryless):
     """A beginner: low cards in, high face-up cards out, everything else at random."""
 
     take_max = 2
     keep_max = 4
     blunder = 0.2
 
-    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
+    def act(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
         if not legal:
             return None
         common = common_move(legal)

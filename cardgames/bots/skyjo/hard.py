@@ -6,6 +6,8 @@ import math
 import random
 from collections.abc import Sequence
 
+from cardgames.bots.memoryless import Memoryless
+
 from .board import (
     COLUMNS,
     DOWN,
@@ -27,14 +29,14 @@ def _phi(z: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-class HardBot:
+class HardBot(Memoryless):
     """Expected-value decisions; see the module docstring."""
 
     tempo = 0.6  # the cost of a face-down card beyond its mean: it delays closing and is a risk
     rival_gain = 2.5  # how much a rival is expected to improve in its last turn
     future_rate = 0.45  # share of the turns left in which a pair could be completed
 
-    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
+    def act(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
         if not legal:
             return None
         common = common_move(legal)

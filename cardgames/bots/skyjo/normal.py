@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from cardgames.bots.memoryless import Memoryless
+
 from .board import (
     COLUMNS,
     DOWN,
@@ -22,10 +24,10 @@ from .board import (
 )
 
 
-class NormalBot:
+class NormalBot(Memoryless):
     """Thresholds, column building and a guard against a losing close."""
 
-    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
+    def act(self, view: View, legal: list[Action], rng: random.Random) -> Action | None:
         if not legal:
             return None
         common = common_move(legal)

@@ -1,4 +1,4 @@
-"""Guandan (掼蛋): four players in two partnerships, two decks, levels, tribute (rules: guandan.md).
+"""Guandan (掼蛋): four players in two partnerships, two decks, levels, tribute (../shared/rules/guandan.md).
 
 Summary with rule IDs:
 - 108 cards (GD-4), 27 each (GD-5); partners opposite, team A = S0 + S2, team B = S1 + S3 (GD-1);

@@ -201,16 +201,12 @@ class GuandanEngine(Engine):
         }
 
     def dump(self, state: State) -> JSON:
-        out = clone(state)
-        out["trick"] = [list(e) for e in state["trick"]]
-        out["prev"] = list(state["prev"]) if state["prev"] is not None else None
-        out["anti"] = list(state["anti"]) if state["anti"] is not None else None
-        out["deck"] = list(state["deck"]) if state["deck"] is not None else None
-        out["n"] = list(state["n"])
-        return out
+        return self.with_format(_copied(state))
 
     def load(self, data: JSON) -> State:
-        state = self.dump(data)
+        self.dump_format(data)  # formats 0 and 1 hold the same fields
+        state = _copied(data)
+        state.pop("format", None)
         state["trick"] = [[e[0], list(e[1]), list(e[2])] if len(e) > 1 else [e[0]] for e in data["trick"]]
         return state
 
@@ -434,6 +430,17 @@ class GuandanEngine(Engine):
         return self._play(
             state, seat, [card], next(iter(classify([int(i == card) for i in range(NUM_CODES)], level)))
         )
+
+
+def _copied(state: State) -> State:
+    """A copy of a state (or of a dump) that shares no list with it, tuples made lists (JSON)."""
+    out = clone(state)
+    out["trick"] = [list(e) for e in state["trick"]]
+    out["prev"] = list(state["prev"]) if state["prev"] is not None else None
+    out["anti"] = list(state["anti"]) if state["anti"] is not None else None
+    out["deck"] = list(state["deck"]) if state["deck"] is not None else None
+    out["n"] = list(state["n"])
+    return out
 
 
 __all__ = ["ACE", "GuandanEngine"]

@@ -1,4 +1,4 @@
-"""One Card, Playfulo rules (Korean 원카드): the engine (rules: /work/shared/rules/one-card.md).
+"""One Card, Playfulo rules (Korean 원카드): the engine (rules: ../shared/rules/one-card.md).
 
 Rules summary (rule IDs of the specification):
 

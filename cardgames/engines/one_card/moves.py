@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from bisect import insort
+import random
+from itertools import repeat, starmap
+from operator import itemgetter, lt
 
 from ..base import JSON, rng_for
-from .cards import ORDER
+from .actions import BIT
 from .state import State
 
 
@@ -15,55 +17,83 @@ def sorted_windows(
     return tuple(sorted((*(w for w in windows if w[0] != seat), (seat, number))))
 
 
+def without(windows: tuple[tuple[int, int], ...], seat: int) -> tuple[tuple[int, int], ...]:
+    """The windows but ``seat``'s (a function of its own: a generator inside a phase would make a
+    cell of the seat on every call of that phase)."""
+    return tuple(w for w in windows if w[0] != seat)
+
+
 def take(new: State, amount: int, events: list[JSON]) -> list[str]:
     """Take up to ``amount`` cards from the stock of ``new`` (a fresh copy), reshuffling as OC-20/OC-21."""
-    spos = new.spos
-    if len(new.stock) - spos >= amount:  # the common case: no reshuffle
-        new.spos = spos + amount
-        return list(new.stock[spos : spos + amount])
+    stock, spos, rng = new.stock
+    if len(stock) - spos >= amount:  # the common case: no reshuffle
+        new.stock = (stock, spos + amount, rng)
+        return list(stock[spos : spos + amount])
     cards: list[str] = []
     while len(cards) < amount:
-        avail = len(new.stock) - new.spos
+        avail = len(stock) - spos
         if not avail:
-            if not new.dsize:
+            if new.discard is None:
                 break  # OC-21: the shortfall is forgiven
-            rng = rng_for(new.seed, new.rng)
-            new.rng += 1
-            # sorting by random keys: a uniform shuffle, 3x faster than random.shuffle
-            pile = [c for _, c in sorted([(rng.random(), c) for c in new.discard_list()])]
-            new.stock = tuple(pile)
-            new.spos = 0
+            pile = _shuffled(new.discard_list(), rng_for(new.cfg[0], rng))
+            rng += 1
+            stock = tuple(pile)
+            spos = 0
             new.discard = None
-            new.dsize = 0
             events.append({"type": "reshuffle", "count": len(pile)})
             continue
         k = min(amount - len(cards), avail)
-        cards.extend(new.stock[new.spos : new.spos + k])
-        new.spos += k
+        cards.extend(stock[spos : spos + k])
+        spos += k
+    new.stock = (stock, spos, rng)
     return cards
+
+
+def _shuffled(cards: list[str], shuffler: random.Random) -> list[str]:
+    """The cards sorted by one ``shuffler.random()`` key each, drawn in the cards' order, ties (equal
+    keys) by card: a uniform shuffle, 3x faster than random.shuffle.
+
+    The keys are drawn in C (``starmap``) and the positions sorted by key (a float sort, where
+    sorting (key, card) pairs compared tuples); a tie, whose order the pairs would settle by card, is
+    seen in the sorted keys (probability below 1e-13 for a few dozen 53-bit keys) and then the pairs
+    are sorted as before. About 60k instructions for 38 cards instead of 76k (the seeding aside).
+    """
+    keys = list(starmap(shuffler.random, repeat((), len(cards))))
+    if len(cards) < 2:
+        return cards
+    gather = itemgetter(*sorted(range(len(cards)), key=keys.__getitem__))
+    ordered = gather(keys)
+    if all(map(lt, ordered, ordered[1:])):  # all distinct
+        return list(gather(cards))
+    return [c for _, c in sorted(zip(keys, cards, strict=True))]
 
 
 def grow(new: State, seat: int, cards: list[str]) -> None:
     """Add cards to a hand: OC-37 clears the call flag, OC-42 closes the seat's window."""
     hands = list(new.hands)
-    if len(cards) == 1:  # the common draw: a C-level insertion instead of a sort
-        hand = list(hands[seat])
-        insort(hand, cards[0], key=ORDER.__getitem__)
-        hands[seat] = tuple(hand)
-    else:
-        hands[seat] = tuple(sorted(hands[seat] + tuple(cards), key=ORDER.__getitem__))
+    hand = hands[seat]
+    for c in cards:
+        hand |= BIT[c]
+    hands[seat] = hand
     new.hands = tuple(hands)
+    if hand.bit_count() == 2:  # one card and one drawn
+        new.twos |= 1 << seat
+    else:
+        new.twos &= ~(1 << seat)
     if new.called >> seat & 1:
         new.called &= ~(1 << seat)
-    if new.windows:
-        new.windows = tuple(w for w in new.windows if w[0] != seat)
+    windows, number = new.win
+    if windows:
+        new.win = (without(windows, seat), number)
+    new.set_busy()
 
 
 def attack_cards_played(s: State) -> dict[str, int]:
     """How many Ks and As lie face up in the discard pile (since the last reshuffle)."""
     played = {"K": 0, "A": 0}
-    if s.top[0] in played:
-        played[s.top[0]] += 1
+    top = s.sit.top
+    if top[0] in played:
+        played[top[0]] += 1
     cell = s.discard
     while cell is not None:
         rank = cell[0][0]

@@ -7,24 +7,41 @@ validated action does to the state is in ``moves.py``.
 from __future__ import annotations
 
 import random
+import struct
 from array import array
 from collections import Counter
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any, ClassVar
 
-from ..base import JSON, Engine, IllegalAction, check_seat, rng_for
+from ..base import JSON, Engine, IllegalAction, ReadOnlyAction, check_seat, rng_for
 from . import moves
 from .cards import (
     BLACK,
     CARD_CODES,
     CHAINABLE,
+    COLOUR_BIT,
     COLOURS,
     DECK,
     DECK_COUNTS,
     NUMBER_CARDS,
     PLAYABLE,
+    REVERSE,
+    SKIP,
+    most_held_colour,
 )
-from .state import AFTER_DRAW, OVER, PHASE_NAMES, TURN, PikaState, colours_of, dump_state, load_state
+from .moves import BLACK_PLAYS, PLAYS, Play
+from .state import (
+    AFTER_DRAW,
+    OVER,
+    PHASE_NAMES,
+    TURN,
+    PikaState,
+    colours_of,
+    discard_cards,
+    dump_state,
+    load_state,
+)
 
 HAND_SIZE = 7  # PK-5
 PIKA_SECONDS = 5  # PK-33
@@ -34,6 +51,8 @@ TIMER_NAMES = ("turn", "pika")
 
 class PikaEngine(Engine):
     """Pika Cartas (rules/pika.md): pure and stateless; every method takes the state it reads."""
+
+    __slots__ = ()  # stateless: no instance dict (see ``Engine``)
 
     name: ClassVar[str] = "pika"
     min_players: ClassVar[int] = 2  # PK-1, PK-53
@@ -70,20 +89,18 @@ class PikaEngine(Engine):
             hands.append(tuple(cards[pos : pos + size]))
             pos += size
         stock = cards[pos:]
-        if pos > len(cards) or not NUMBER_CARDS.intersection(stock):
+        if pos > len(cards) or NUMBER_CARDS.isdisjoint(stock):
             raise ValueError("the deck leaves no number card for the starter (PK-6)")
         while True:  # PK-6: the first number card; any other goes back at a random place
             starter = stock.pop(0)
             if starter in NUMBER_CARDS:
                 break
             stock.insert(rng.randrange(len(stock) + 1), starter)
-        st = PikaState.__new__(PikaState)
-        st.seed = seed
-        st.turn_seconds = turn_seconds
+        st = PikaState()
+        st.cfg = (seed, turn_seconds)
         st.hands = tuple(hands)
-        st.stock = tuple(stock)
-        st.sp = 0
-        st.discard = (starter,)
+        st.pile = (tuple(stock), 0, 1)
+        st.discard = (starter, None, 1)
         st.match = starter  # a number card is its own match key
         st.stack = 0
         st.direction = 1  # PK-7: ascending seat order
@@ -91,7 +108,6 @@ class PikaEngine(Engine):
         st.phase = TURN
         st.drawn = None
         st.blocked = 0
-        st.rngc = 1
         st.tserial = 1
         st.pika = (0,) * n
         st.pserial = 0
@@ -104,7 +120,9 @@ class PikaEngine(Engine):
         st = state
         if st.phase == OVER:
             return []
-        if not any(st.pika):
+        # no countdown runs: none ever started (serials count from 1; until a player is down to
+        # one card, most of a round), or none left
+        if not st.pserial or not any(st.pika):
             return [st.turn]
         seats = [seat for seat, serial in enumerate(st.pika) if serial]
         if st.turn not in seats:
@@ -113,39 +131,158 @@ class PikaEngine(Engine):
 
     def legal_actions(self, state: PikaState, seat: int) -> list[JSON]:
         st = state
+        # The listed actions are shared read-only dicts (base.ReadOnlyAction, docs/engines.md).
+        out: list[JSON]
+        if seat == st.turn and type(seat) is int and not st.phase:  # the common case: a turn to play
+            ok = CHAINABLE[st.match] if st.stack else PLAYABLE[st.match]
+            out = []
+            # one action per code, in hand order (the deck has duplicates); a list, not a set: it
+            # holds the few playable codes met so far, and [] costs less to make than set()
+            seen: list[str] = []
+            for card in st.hands[seat]:
+                if card in ok and card not in seen:
+                    seen.append(card)
+                    out += PLAYS[card]  # a black card once per colour (PK-22)
+            if not out:  # PK-14, PK-29: drawing / taking only without a legal play
+                out = [_TAKE_STACK if st.stack else _DRAW]
+            if st.pika[seat]:  # PK-36: only while the countdown runs
+                out.insert(0, _CALL_PIKA)
+            return out
         if st.phase == OVER or type(seat) is not int or not 0 <= seat < len(st.hands):
             return []
-        out: list[JSON] = []
-        if st.pika[seat]:  # PK-36: only while the countdown runs
-            out.append({"type": "call_pika"})
-        if seat != st.turn:
-            return out
-        if st.phase == AFTER_DRAW:  # PK-15, PK-16
-            _play_actions(out, st.drawn)  # type: ignore[arg-type]
-            out.append({"type": "keep"})
-            return out
-        ok = CHAINABLE[st.match] if st.stack else PLAYABLE[st.match]
-        calls = len(out)
-        append = out.append
-        seen: set[str] = set()  # one action per code, in hand order (the deck has duplicates)
-        for card in st.hands[seat]:
-            if card in ok and card not in seen:  # _play_actions, inlined: the hottest loop
-                seen.add(card)
-                if card in BLACK:
-                    append({"type": "play", "card": card, "colour": "R"})
-                    append({"type": "play", "card": card, "colour": "Y"})
-                    append({"type": "play", "card": card, "colour": "G"})
-                    append({"type": "play", "card": card, "colour": "B"})
-                else:
-                    append({"type": "play", "card": card})
-        if len(out) == calls:  # PK-14, PK-29: drawing / taking only without a legal play
-            append({"type": "take_stack"} if st.stack else {"type": "draw"})
+        out = [_CALL_PIKA] if st.pika[seat] else []
+        if seat == st.turn:  # so AFTER_DRAW: PK-15, PK-16
+            out += PLAYS[st.drawn]  # type: ignore[index]
+            out.append(_KEEP)
         return out
 
     def apply(self, state: PikaState, seat: int, action: JSON) -> tuple[PikaState, list[JSON]]:
         st = state
-        if type(seat) is not int or not 0 <= seat < len(st.hands):
+        if type(seat) is int and seat == st.turn:  # the turn player: a seat, no range check needed
+            if type(action) is Play:  # a listed play: checked here and played inline (PK-57)
+                card = action.card
+                if st.phase:  # PK-15: after a draw only the drawn card (playable, or it was kept)
+                    if st.phase != AFTER_DRAW or card != st.drawn:
+                        return self._play(st, seat, action)  # refused with _play's code
+                elif card not in (CHAINABLE[st.match] if st.stack else PLAYABLE[st.match]):
+                    return self._play(st, seat, action)  # refused with _play's code
+                hand = st.hands[seat]
+                try:  # one scan of the hand ("in" and then "index" were two)
+                    i = hand.index(card)
+                except ValueError:
+                    return self._play(st, seat, action)  # not in the hand: refused by _play
+                # PK-57, in its order: hand, discard, colour, effect, going out, Pika countdown,
+                # turn. Every play takes this path: _play and the turn timer's automatic play
+                # (PK-49) come back here with the listed play once they have checked it.
+                ns = PikaState()  # built field by field: no copy to overwrite
+                ns.cfg = st.cfg
+                ns.pile = st.pile
+                rest = hand[:i] + hand[i + 1 :]
+                hands = [*st.hands]  # (a display: cheaper than a call of list)
+                hands[seat] = rest
+                ns.hands = tuple(hands)
+                below = st.discard
+                ns.discard = (card, below, below[2] + 1)  # one cell pushed, nothing copied
+                ns.match = action.key  # PK-12
+                ns.blocked = 0  # PK-42: a card was played
+                ns.phase = TURN
+                ns.drawn = None
+                drew_on = st.drew_on
+                cbit = action.cbit
+                if drew_on[seat] & cbit:  # the seat shows the colour it lacked once
+                    lacking = [*drew_on]
+                    lacking[seat] &= ~cbit
+                    drew_on = tuple(lacking)
+                ns.drew_on = drew_on
+                events = [action.events[seat]]
+                n = len(hands)
+                step = direction = st.direction
+                amount = action.amount
+                if amount:  # PK-22, PK-23: the next player owes the stack
+                    ns.stack = st.stack + amount
+                else:
+                    ns.stack = st.stack
+                    effect = action.effect
+                    if effect == SKIP:  # PK-20: with 2 players the same seat plays again
+                        step = 2 * step
+                    elif effect == REVERSE:  # PK-21: with 2 players it acts as a Skip
+                        step = direction = -step
+                        if n == 2:
+                            step = 0
+                ns.direction = direction
+                pika = st.pika
+                left = len(rest)
+                if left == 0 and not amount:  # PK-38, PK-41: any other last card ends the round
+                    ns.turn = st.turn
+                    ns.tserial = st.tserial
+                    ns.pserial = st.pserial
+                    ns.pika = pika
+                    return moves.end_into(ns, events)
+                if left == 1:  # PK-32, PK-33, PK-35: a play down to one card (re)starts the countdown
+                    ns.pserial = serial = st.pserial + 1
+                    ns.pika = (*pika[:seat], serial, *pika[seat + 1 :])
+                else:
+                    ns.pserial = st.pserial
+                    # PK-35: the size changed
+                    ns.pika = (*pika[:seat], 0, *pika[seat + 1 :]) if pika[seat] else pika
+                ns.turn = (seat + step) % n
+                ns.tserial = st.tserial + 1
+                return ns, events
+            if action is _DRAW:  # allowed in the turn phase, with no stack and nothing to play (PK-14)
+                if st.phase or st.stack or not PLAYABLE[st.match].isdisjoint(st.hands[seat]):
+                    return self._draw(st, seat, action)  # refused with _draw's code
+                stock, sp, rngc = st.pile
+                if sp == len(stock):  # PK-17, PK-18: a reshuffle first, or nothing left to draw
+                    return moves.draw(st, seat)
+                # PK-13: one card from the stock, inline (_draw and the turn timer's automatic
+                # draw come back here once they have checked theirs); built field by field
+                card = stock[sp]
+                ns = PikaState()
+                ns.cfg = st.cfg
+                ns.pile = (stock, sp + 1, rngc)
+                hands = [*st.hands]
+                hands[seat] += (card,)  # PK-46: new cards go to the right end
+                ns.hands = tuple(hands)
+                ns.discard = st.discard
+                match = ns.match = st.match
+                ns.stack = 0
+                ns.direction = st.direction
+                ns.blocked = 0
+                ns.pserial = st.pserial
+                pika = st.pika
+                ns.pika = (*pika[:seat], 0, *pika[seat + 1 :]) if pika[seat] else pika  # PK-35: the hand grew
+                # PK-51: everybody sees that the seat had nothing to play on this colour
+                known = st.drew_on
+                cbit = COLOUR_BIT[match[0]]
+                if not known[seat] & cbit:  # often known already: a seat draws again on the same colour
+                    lacking = [*known]
+                    lacking[seat] |= cbit
+                    known = tuple(lacking)
+                ns.drew_on = known
+                if card in PLAYABLE[match]:  # PK-15, PK-48: same turn, same timer
+                    ns.phase = AFTER_DRAW
+                    ns.drawn = card
+                    ns.turn = st.turn
+                    ns.tserial = st.tserial
+                else:
+                    ns.phase = TURN
+                    ns.drawn = None
+                    ns.turn = (seat + st.direction) % len(hands)
+                    ns.tserial = st.tserial + 1
+                return ns, [_DRAW_EVENTS[seat]]
+        elif type(seat) is not int or not 0 <= seat < len(st.hands):
             seat = check_seat(len(st.hands), seat)  # raises bad_seat (also for bools and floats)
+        if type(action) is Play:
+            return self._play(st, seat, action)
+        # the other listed actions by identity, without reading their "type"
+        if action is _DRAW:
+            return self._draw(st, seat, action)
+        if action is _TAKE_STACK:
+            return self._take_stack(st, seat, action)
+        if action is _CALL_PIKA:
+            return self._call_pika(st, seat, action)
+        if action is _KEEP:
+            return self._keep(st, seat, action)
         kind = action.get("type") if type(action) is dict or isinstance(action, dict) else None
         if kind == "play":  # the common case first, without the table lookup
             return self._play(st, seat, action)
@@ -170,14 +307,14 @@ class PikaEngine(Engine):
             "phase": PHASE_NAMES[st.phase],
             "turn": None if over else st.turn,
             "direction": st.direction,
-            "top": st.discard[-1],
+            "top": st.discard[0],
             "colour": st.match[0],
             "stack": st.stack,
             "hand": hand,  # PK-50: own hand in own order
             "drawn_pos": drawn_pos,  # PK-15: which own card waits for PLAY or KEEP
             "hand_counts": [len(h) for h in st.hands],  # PK-51
-            "stock_count": len(st.stock) - st.sp,
-            "discard_count": len(st.discard),
+            "stock_count": len(st.pile[0]) - st.pile[1],
+            "discard_count": st.discard[2],
             # PK-51: who is in a countdown (not when it ends)
             "pika": [s for s, serial in enumerate(st.pika) if serial],
             "blocked_passes": st.blocked,
@@ -198,8 +335,8 @@ class PikaEngine(Engine):
             for seat, serial in enumerate(st.pika)
             if serial
         ]
-        if st.turn_seconds is not None:  # PK-47, PK-48: one id per turn, kept through AFTER_DRAW
-            seconds = st.turn_seconds
+        seconds = st.cfg[1]
+        if seconds is not None:  # PK-47, PK-48: one id per turn, kept through AFTER_DRAW
             out.append({"id": f"turn:{st.tserial}", "name": "turn", "seat": st.turn, "seconds": seconds})
         return out
 
@@ -212,21 +349,22 @@ class PikaEngine(Engine):
         return moves.result(state)
 
     def dump(self, state: PikaState) -> JSON:
-        return dump_state(state)
+        return self.with_format(dump_state(state))
 
     def load(self, data: JSON) -> PikaState:
+        self.dump_format(data)  # formats 0 and 1 hold the same fields
         return load_state(data)
 
     # -- test hooks -------------------------------------------------------------
     def all_cards(self, state: PikaState) -> Counter[str]:
         found: Counter[str] = Counter(state.stock_left())
-        found.update(state.discard)
+        found.update(discard_cards(state.discard))
         for hand in state.hands:
             found.update(hand)
         return found
 
     def visible_cards(self, state: PikaState, seat: int | None) -> Counter[str]:
-        seen: Counter[str] = Counter(state.discard[-1:])  # PK-51: the top card
+        seen: Counter[str] = Counter((state.discard[0],))  # PK-51: the top card
         if state.phase == OVER:  # PK-52
             for hand in state.hands:
                 seen.update(hand)
@@ -257,10 +395,10 @@ class PikaEngine(Engine):
             if st.stack:  # PK-11, PK-24 - PK-27, PK-31
                 raise IllegalAction("illegal_card", f"{card} cannot be chained on this stack.")
             raise IllegalAction("illegal_card", f"{card} matches neither colour nor value.")  # PK-8 - PK-10
-        try:
-            return moves.play(st, seat, card, colour)
-        except ValueError:  # hand.index: the card is not in the hand
-            raise IllegalAction("illegal_card", f"{card} is not in your hand.") from None
+        if card not in st.hands[seat]:
+            raise IllegalAction("illegal_card", f"{card} is not in your hand.")
+        # checked: apply plays it (seat is the turn's, as an exact int so apply takes its turn path)
+        return self.apply(st, int(seat), BLACK_PLAYS[card, colour] if card in BLACK else PLAYS[card][0])
 
     def _draw(self, st: PikaState, seat: int, action: JSON) -> moves.Step:
         _check_turn(st, seat)
@@ -272,7 +410,7 @@ class PikaEngine(Engine):
         for card in st.hands[seat]:
             if card in playable:  # PK-14
                 raise IllegalAction("must_play", "You may draw only when you cannot play.")
-        return moves.draw(st, seat)
+        return self.apply(st, int(seat), _DRAW)  # checked: apply draws it (on its turn path)
 
     def _take_stack(self, st: PikaState, seat: int, action: JSON) -> moves.Step:
         _check_turn(st, seat)
@@ -307,9 +445,35 @@ class PikaEngine(Engine):
             if not st.pika[seat]:
                 raise IllegalAction("bad_timer", f"Seat {seat} has no Pika countdown running.")
             return moves.pika_penalty(st, seat)
-        if st.turn_seconds is None or seat != st.turn:
+        if st.cfg[1] is None or seat != st.turn:
             raise IllegalAction("bad_timer", f"No turn timer runs for seat {seat}.")
-        return moves.auto_turn(st, seat)
+        return self._auto_turn(st, seat)
+
+    def _auto_turn(self, st: PikaState, seat: int) -> moves.Step:
+        """PK-49: chain / play the first legal card in hand order, else take / draw and keep.
+
+        The play and the draw go through ``apply`` (its checks pass: it is this seat's turn and
+        the action is legal), so that their effects are written once.
+        """
+        events: list[JSON] = [{"type": "timeout", "timer": "turn", "seat": seat}]
+        if st.phase == AFTER_DRAW:
+            ns, more = moves.keep(st, seat)
+            return ns, events + more
+        hand = st.hands[seat]
+        ok = CHAINABLE[st.match] if st.stack else PLAYABLE[st.match]
+        for card in hand:
+            if card in ok:
+                act = BLACK_PLAYS[card, most_held_colour(hand)] if card in BLACK else PLAYS[card][0]
+                ns, more = self.apply(st, int(seat), act)
+                return ns, events + more
+        if st.stack:
+            ns, more = moves.take_stack(st, seat)
+            return ns, events + more
+        ns, more = self.apply(st, int(seat), _DRAW)
+        if ns.phase == AFTER_DRAW:  # the drawn card is kept, not played
+            ns, kept = moves.keep(ns, seat)
+            more += kept
+        return ns, events + more
 
     def _reorder(self, st: PikaState, seat: int, action: JSON) -> moves.Step:
         """PK-46: the owner's new order of the same cards, at any time while the round runs."""
@@ -346,13 +510,14 @@ _HANDLERS: dict[str, Callable[[PikaEngine, PikaState, int, JSON], moves.Step]] =
 
 
 # -- pure helpers --------------------------------------------------------------
-def _play_actions(out: list[JSON], card: str) -> None:
-    """The PLAY actions of one card code; black cards once per colour (PK-22)."""
-    if card in BLACK:
-        for colour in COLOURS:
-            out.append({"type": "play", "card": card, "colour": colour})
-    else:
-        out.append({"type": "play", "card": card})
+# The legal actions, built once and handed to every caller read-only (a dict per action and
+# call was a third of legal_actions; docs/engines.md says listed actions may be shared).
+_CALL_PIKA: JSON = ReadOnlyAction(type="call_pika")
+_KEEP: JSON = ReadOnlyAction(type="keep")
+_DRAW: JSON = ReadOnlyAction(type="draw")
+_TAKE_STACK: JSON = ReadOnlyAction(type="take_stack")
+#: per seat, the event of a draw of one card (shared read-only)
+_DRAW_EVENTS: tuple[JSON, ...] = tuple(ReadOnlyAction(type="draw", seat=seat, count=1) for seat in range(4))
 
 
 def _colour_arg(action: JSON) -> str | None:
@@ -376,15 +541,46 @@ def _check_turn(st: PikaState, seat: int) -> None:
 
 
 def _shuffled_deck(rng: random.Random) -> list[str]:
-    """A uniformly shuffled deck, sorting by random 64-bit keys.
+    """A uniformly shuffled deck: the deck's cards ordered by random 64-bit keys.
 
-    The same distribution as ``rng.shuffle`` (a tie among 108 keys has
-    probability below 1e-15) at under half its cost: one C call makes every key,
-    where ``shuffle`` calls ``randbelow`` 107 times in Python. A playout is ~70
+    The same distribution as ``rng.shuffle`` (a tie among 108 keys has probability below 1e-15)
+    at under half its cost: one C call makes every key, where ``shuffle`` calls ``randbelow`` 107
+    times in Python. Card i's key is the i-th 64-bit word (little-endian) of
+    ``rng.getrandbits(64 * 108)`` (what ``rng.randbytes(8 * 108)`` returns as bytes), and the order
+    is a stable argsort of the keys: by key, equal keys by card position. A playout is ~70
     actions, so the deal is a visible part of the engine's speed.
     """
-    keys = array("Q", rng.randbytes(8 * len(DECK)))
-    return [DECK[i] for i in sorted(range(len(DECK)), key=keys.__getitem__)]
+    x = rng.getrandbits(64 * _DECK_SIZE)
+    # Sorting 108 ints of 64 bits (three digits each, compared in general) or argsorting them with
+    # a key function is dear; sorting floats is not. Each card becomes a double in [1, 2) whose
+    # mantissa holds its key's top 44 bits above its position (a byte): big-int operations lay out
+    # all 108 at once, and their order is (top 44 bits, position).
+    doubles = array(
+        "d", (((x >> 12) & _TOP44) | _ONE_AND_POSITION).to_bytes(8 * _DECK_SIZE, "little")
+    ).tolist()
+    doubles.sort()
+    packed = _PACK_DOUBLES(*doubles)
+    # That order is the keys' own unless two keys share their top 44 bits (probability about
+    # 3e-10): then neighbours in it have equal bits 8-62. XOR of each neighbour pair with those
+    # bits kept (the last lane keeps its own exponent: never zero); a lane that is zero borrows
+    # into its top bit (always 0 otherwise) when 1 is taken from every lane.
+    v = int.from_bytes(packed, "little")
+    if not ((((v >> 64) ^ v) & _ABOVE_POSITION) - _LANE_ONES) & _LANE_TOPS:
+        return list(itemgetter(*packed[::8])(DECK))  # byte 0 of each double: the card's position
+    keys = array("Q", x.to_bytes(8 * _DECK_SIZE, "little")).tolist()  # shared top bits: the exact argsort
+    return list(itemgetter(*sorted(range(_DECK_SIZE), key=keys.__getitem__))(DECK))
+
+
+# _shuffled_deck's constants: 64-bit lanes, one a card, little-endian, over the whole deck
+_DECK_SIZE = len(DECK)  # < 256: a position fits in a byte
+_LANES = range(0, 64 * _DECK_SIZE, 64)
+_TOP44 = sum(((1 << 44) - 1) << (lane + 8) for lane in _LANES)  # a key's bits 20-63, at bits 8-51
+#: 1.0's exponent at bits 52-62 and the card's position at bits 0-7
+_ONE_AND_POSITION = sum((0x3FF << (lane + 52)) | (i << lane) for i, lane in enumerate(_LANES))
+_ABOVE_POSITION = sum((((1 << 63) - 1) >> 8 << 8) << lane for lane in _LANES)  # bits 8-62
+_LANE_ONES = sum(1 << lane for lane in _LANES)
+_LANE_TOPS = sum(1 << (lane + 63) for lane in _LANES)
+_PACK_DOUBLES = struct.Struct(f"<{_DECK_SIZE}d").pack
 
 
 def _deck_option(deck: Any) -> list[str] | None:
@@ -401,6 +597,8 @@ def _deck_option(deck: Any) -> list[str] | None:
 
 def _hand_sizes(size: Any, n: int) -> list[int]:
     """options["hand_size"] (tests): one size for every seat, or a list of one size per seat."""
+    if type(size) is int and size >= 0:  # the common case (an int, so not a bool): no checks left
+        return [size] * n
     sizes = size if isinstance(size, list) else [size] * n
     if len(sizes) != n or any(isinstance(k, bool) or not isinstance(k, int) or k < 0 for k in sizes):
         raise ValueError("hand_size must be a non-negative int or a list of one per seat")

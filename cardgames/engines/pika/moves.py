@@ -7,67 +7,77 @@ that the caller owns. Events are public: they never name a drawn card (PK-52).
 
 from __future__ import annotations
 
-from ..base import JSON, placements_from_scores, rng_for
-from .cards import BLACK, CHAINABLE, COLOUR_BIT, DRAW_AMOUNT, PLAYABLE, REVERSE, SKIP, VALUE, most_held_colour
-from .state import AFTER_DRAW, OVER, TURN, PikaState
+from ..base import JSON, ReadOnlyAction, placements_from_scores, rng_for
+from .cards import (
+    BLACK,
+    CARD_CODES,
+    COLOUR_BIT,
+    COLOURS,
+    DRAW_AMOUNT,
+    PLAYABLE,
+    VALUE,
+)
+from .state import AFTER_DRAW, OVER, TURN, PikaState, discard_cards
 
 Events = list[JSON]
 Step = tuple[PikaState, Events]
 
 
-def play(st: PikaState, seat: int, card: str, colour: str) -> Step:
-    """PK-57, in its order: hand, discard, colour, effect, going out, Pika countdown, turn.
+class Play(ReadOnlyAction):
+    """A listed ``{"type": "play", "card"[, "colour"]}`` and what a play of it needs to know.
 
-    ``colour`` is the chosen colour for a black card and the card's own colour
-    otherwise. Raises ValueError if the card is not in the hand.
+    ``apply`` plays a listed play inline once the turn, the phase and the card are right (and
+    ``_play`` and the turn timer's automatic play hand it the listed play once they have
+    checked theirs): the new match key, the stack it adds, its effect on the turn and its events
+    (per seat, shared read-only) are worked out here once.
     """
-    hand = st.hands[seat]
-    i = hand.index(card)
-    ns = st.copy()
-    hand = hand[:i] + hand[i + 1 :]
-    hands = list(st.hands)
-    hands[seat] = hand
-    ns.hands = tuple(hands)
-    ns.discard = st.discard + (card,)  # noqa: RUF005 (concatenation is the faster form)
-    value = VALUE[card]
-    ns.match = colour + value  # PK-12
-    ns.blocked = 0  # PK-42: a card was played
-    ns.phase = TURN
-    ns.drawn = None
-    event: JSON = {"type": "play", "seat": seat, "card": card}
-    if card in BLACK:
-        event["colour"] = colour
-    elif st.drew_on[seat] & COLOUR_BIT[colour]:  # the seat shows the colour it lacked once
-        drew_on = list(st.drew_on)
-        drew_on[seat] &= ~COLOUR_BIT[colour]
-        ns.drew_on = tuple(drew_on)
-    events = [event]
-    n = len(hands)
-    step = st.direction
-    amount = DRAW_AMOUNT.get(card)
-    if amount:  # PK-22, PK-23: the next player owes the stack
-        ns.stack = st.stack + amount
-    elif value == SKIP:  # PK-20: with 2 players the same seat plays again
-        step = 2 * step
-    elif value == REVERSE:  # PK-21: with 2 players it acts as a Skip
-        step = ns.direction = -step
-        if n == 2:
-            step = 0
-    left = len(hand)
-    if left == 0 and not amount:  # PK-38, PK-41: any other last card ends the round
-        return _end_into(ns, events)
-    if left == 1:  # PK-32, PK-33, PK-35: every play down to one card (re)starts the countdown
-        ns.pserial = st.pserial + 1
-        _set_pika_into(ns, seat, ns.pserial)
-    elif st.pika[seat]:  # PK-35: the hand size changed
-        _set_pika_into(ns, seat, 0)
-    ns.turn = (seat + step) % n
-    ns.tserial = st.tserial + 1
-    return ns, events
+
+    __slots__ = ("amount", "card", "cbit", "colour", "effect", "events", "key")
+
+    card: str
+    colour: str  # the chosen colour of a black card, else the card's own
+    key: str  # the match key the play leaves (PK-12)
+    amount: int  # what it adds to the stack (PK-22, PK-23), 0 for none
+    effect: str  # the card's value: SKIP and REVERSE act on the turn
+    cbit: int  # the colour's bit for drew_on, 0 for a black card
+    events: tuple[JSON, ...]
+
+
+def _make_play(card: str, colour: str | None) -> Play:
+    act = Play(type="play", card=card) if colour is None else Play(type="play", card=card, colour=colour)
+    act.card = card
+    act.colour = own = card[0] if colour is None else colour
+    act.key = own + VALUE[card]
+    act.amount = DRAW_AMOUNT.get(card, 0)
+    act.effect = VALUE[card]
+    act.cbit = 0 if card in BLACK else COLOUR_BIT[own]
+    act.events = tuple(
+        ReadOnlyAction(type="play", seat=seat, card=card)
+        if colour is None
+        else ReadOnlyAction(type="play", seat=seat, card=card, colour=colour)
+        for seat in range(4)
+    )
+    return act
+
+
+#: card code -> its listed plays, a black card once per colour (PK-22)
+PLAYS: dict[str, tuple[Play, ...]] = {
+    card: tuple(_make_play(card, colour) for colour in COLOURS)
+    if card in BLACK
+    else (_make_play(card, None),)
+    for card in sorted(CARD_CODES)
+}
+#: (card, chosen colour) -> the listed play of a black card
+BLACK_PLAYS: dict[tuple[str, str], Play] = {(act.card, act.colour): act for c in BLACK for act in PLAYS[c]}
 
 
 def draw(st: PikaState, seat: int) -> Step:
-    """PK-13, PK-15, PK-18: draw one; keep the turn only if the card can be played."""
+    """PK-13, PK-15, PK-17, PK-18: draw one (reshuffling first if the stock is empty); keep the turn
+    only if the card can be played.
+
+    ``apply`` draws inline from a stock that is not empty (every checked draw goes through it);
+    it calls this for an empty one: a reshuffle first, or nothing left (a blocked pass).
+    """
     ns = st.copy()
     # PK-51: everybody sees that the seat had nothing to play on this colour
     drew_on = list(st.drew_on)
@@ -94,7 +104,7 @@ def take_stack(st: PikaState, seat: int) -> Step:
     got = _take_cards_into(ns, seat, st.stack, events)
     events.insert(0, {"type": "take_stack", "seat": seat, "count": len(got), "stack": st.stack})
     if not all(ns.hands):  # PK-41: somebody is out once a stack is taken
-        return _end_into(ns, events)
+        return end_into(ns, events)
     if not got:  # PK-42: taking nothing is a blocked pass
         return _blocked_pass_into(ns, seat, events)
     ns.blocked = 0
@@ -126,29 +136,6 @@ def pika_penalty(st: PikaState, seat: int) -> Step:
     if got:
         ns.blocked = 0  # PK-42: penalty draws are drawn cards too
     return ns, events
-
-
-def auto_turn(st: PikaState, seat: int) -> Step:
-    """PK-49: chain / play the first legal card in hand order, else take / draw and keep."""
-    events: Events = [{"type": "timeout", "timer": "turn", "seat": seat}]
-    if st.phase == AFTER_DRAW:
-        ns, more = keep(st, seat)
-        return ns, events + more
-    hand = st.hands[seat]
-    ok = CHAINABLE[st.match] if st.stack else PLAYABLE[st.match]
-    for card in hand:
-        if card in ok:
-            colour = most_held_colour(hand) if card in BLACK else card[0]
-            ns, more = play(st, seat, card, colour)
-            return ns, events + more
-    if st.stack:
-        ns, more = take_stack(st, seat)
-        return ns, events + more
-    ns, more = draw(st, seat)
-    if ns.phase == AFTER_DRAW:  # the drawn card is kept, not played
-        ns, kept = keep(ns, seat)
-        more += kept
-    return ns, events + more
 
 
 def reorder(st: PikaState, seat: int, hand: tuple[str, ...]) -> Step:
@@ -188,11 +175,11 @@ def _blocked_pass_into(ns: PikaState, seat: int, events: Events) -> Step:
     """PK-18, PK-42: a full lap of consecutive blocked passes closes the round."""
     ns.blocked += 1
     if ns.blocked >= len(ns.hands):
-        return _end_into(ns, events)
+        return end_into(ns, events)
     return _next_turn_into(ns, seat, events)
 
 
-def _end_into(ns: PikaState, events: Events) -> Step:
+def end_into(ns: PikaState, events: Events) -> Step:
     ns.phase = OVER
     ns.drawn = None
     ns.pika = (0,) * len(ns.hands)  # no countdown outlives the round
@@ -203,26 +190,28 @@ def _end_into(ns: PikaState, events: Events) -> Step:
 def _take_cards_into(ns: PikaState, seat: int, count: int, events: Events) -> tuple[str, ...]:
     """Move up to ``count`` stock cards to the end of ``seat``'s hand, one at a time (PK-19)."""
     got: tuple[str, ...] = ()
+    stock, sp, rngc = ns.pile
     while count:
-        stock, sp = ns.stock, ns.sp
         avail = len(stock) - sp
         if not avail:
-            if len(ns.discard) < 2:
+            top = ns.discard
+            if top[2] < 2:
                 break  # PK-18, PK-19: nothing left anywhere; the shortfall is forgiven
             # PK-17: the discard under the card in play becomes the new stock; the card in
             # play, the active colour and any pending stack stay as they are
-            pile = list(ns.discard[:-1])
-            rng_for(ns.seed, ns.rngc).shuffle(pile)
-            ns.rngc += 1
-            ns.stock = stock = tuple(pile)
-            ns.sp = sp = 0
-            ns.discard = ns.discard[-1:]
+            pile = discard_cards(top[1])
+            rng_for(ns.cfg[0], rngc).shuffle(pile)
+            rngc += 1
+            stock = tuple(pile)
+            sp = 0
+            ns.discard = (top[0], None, 1)
             avail = len(pile)
             events.append({"type": "reshuffle", "count": avail})
         take = min(count, avail)
         got += stock[sp : sp + take]
-        ns.sp = sp + take
+        sp += take
         count -= take
+    ns.pile = (stock, sp, rngc)
     if got:
         hands = list(ns.hands)
         hands[seat] = hands[seat] + got  # PK-46: new cards go to the right end

@@ -19,16 +19,41 @@ TURN, AFTER_DRAW, OVER = 0, 1, 2
 PHASE_NAMES: tuple[str, ...] = ("turn", "after_draw", "over")
 
 
+#: The discard pile as a persistent stack of cells ``(card, cell below or None, cards in the pile)``:
+#: a play pushes one cell instead of copying the whole pile into a longer tuple. Never empty (the
+#: card in play is on top).
+Discard = tuple[str, "Discard | None", int]
+
+
+def discard_cards(cell: Discard | None) -> list[str]:
+    """The cards of a discard pile, bottom first (the top card, the card in play, last)."""
+    out: list[str] = []
+    while cell is not None:
+        out.append(cell[0])
+        cell = cell[1]
+    out.reverse()
+    return out
+
+
+def discard_of(cards: tuple[str, ...] | list[str]) -> Discard | None:
+    """The discard pile of ``cards`` (bottom first); None for no card."""
+    cell: Discard | None = None
+    for size, card in enumerate(cards, 1):
+        cell = (card, cell, size)
+    return cell
+
+
 class PikaState:
     """One moment of a Pika round. Treat as immutable; build new ones with ``copy``."""
 
+    # No __init__: PikaState() makes an empty record, ~470 instructions cheaper than
+    # PikaState.__new__(PikaState) (which goes through a wrapper of object.__new__).
+
     __slots__ = (  # noqa: RUF023 (grouped by meaning, not sorted)
-        "seed",  # the game's seed, for rng_for (reshuffles)
-        "turn_seconds",  # per-player decision time, None without turn timers (PK-47)
+        "cfg",  # (the game's seed for rng_for, turn_seconds: None without turn timers, PK-47)
         "hands",  # tuple per seat of card codes, in the owner's order (PK-46)
-        "stock",  # tuple of card codes, top first; cards before ``sp`` are gone
-        "sp",  # stock cursor: index of the next card to draw
-        "discard",  # tuple, bottom first; discard[-1] is the top card
+        "pile",  # (stock: card codes, top first, cursor: the next card to draw, rng counter)
+        "discard",  # (top card, the cell below or None, size): a persistent stack, see ``Discard``
         "match",  # active colour + top value, e.g. "R7", "GW+4" (see cards.match_key)
         "stack",  # cards owed by pending +2/+4 (PK-23), 0 if none
         "direction",  # +1 ascending seat order, -1 after an odd number of Reverses
@@ -36,19 +61,16 @@ class PikaState:
         "phase",  # TURN, AFTER_DRAW or OVER
         "drawn",  # the drawn card awaiting PLAY or KEEP in AFTER_DRAW (PK-15, PK-16)
         "blocked",  # consecutive blocked passes (PK-42)
-        "rngc",  # counter for base.rng_for: the next random event's number
         "tserial",  # number of the current turn: the turn timer's id (PK-48)
         "pika",  # per seat, the serial of its running Pika countdown, 0 for none (PK-33)
         "pserial",  # serial of the last countdown started
         "drew_on",  # per seat, bitmask of colours it drew on and has not played since (PK-51)
     )
 
-    seed: int | str
-    turn_seconds: int | float | None
+    cfg: tuple[int | str, int | float | None]
     hands: tuple[tuple[str, ...], ...]
-    stock: tuple[str, ...]
-    sp: int
-    discard: tuple[str, ...]
+    pile: tuple[tuple[str, ...], int, int]
+    discard: Discard
     match: str
     stack: int
     direction: int
@@ -56,19 +78,16 @@ class PikaState:
     phase: int
     drawn: str | None
     blocked: int
-    rngc: int
     tserial: int
     pika: tuple[int, ...]
     pserial: int
     drew_on: tuple[int, ...]
 
     def copy(self) -> PikaState:
-        new = PikaState.__new__(PikaState)
-        new.seed = self.seed
-        new.turn_seconds = self.turn_seconds
+        new = PikaState()
+        new.cfg = self.cfg
         new.hands = self.hands
-        new.stock = self.stock
-        new.sp = self.sp
+        new.pile = self.pile
         new.discard = self.discard
         new.match = self.match
         new.stack = self.stack
@@ -77,7 +96,6 @@ class PikaState:
         new.phase = self.phase
         new.drawn = self.drawn
         new.blocked = self.blocked
-        new.rngc = self.rngc
         new.tserial = self.tserial
         new.pika = self.pika
         new.pserial = self.pserial
@@ -89,8 +107,17 @@ class PikaState:
         """The active colour (PK-12)."""
         return self.match[0]
 
+    @property
+    def seed(self) -> int | str:
+        return self.cfg[0]
+
+    @property
+    def turn_seconds(self) -> int | float | None:
+        return self.cfg[1]
+
     def stock_left(self) -> tuple[str, ...]:
-        return self.stock[self.sp :]
+        stock, sp, _ = self.pile
+        return stock[sp:]
 
     def __repr__(self) -> str:
         return f"PikaState({dump_state(self)!r})"
@@ -98,11 +125,11 @@ class PikaState:
 
 def dump_state(st: PikaState) -> JSON:
     return {
-        "seed": st.seed,
-        "turn_seconds": st.turn_seconds,
+        "seed": st.cfg[0],
+        "turn_seconds": st.cfg[1],
         "hands": [list(hand) for hand in st.hands],
-        "stock": list(st.stock[st.sp :]),
-        "discard": list(st.discard),
+        "stock": list(st.stock_left()),
+        "discard": discard_cards(st.discard),
         "colour": st.match[0],
         "stack": st.stack,
         "direction": st.direction,
@@ -110,7 +137,7 @@ def dump_state(st: PikaState) -> JSON:
         "phase": PHASE_NAMES[st.phase],
         "drawn": st.drawn,
         "blocked": st.blocked,
-        "rng": st.rngc,
+        "rng": st.pile[2],
         "turn_serial": st.tserial,
         "pika": list(st.pika),
         "pika_serial": st.pserial,
@@ -148,30 +175,29 @@ def _int(data: JSON, key: str, low: int = 0) -> int:
 def load_state(data: JSON) -> PikaState:
     """The inverse of ``dump_state``; raises ValueError on data no dump could produce."""
     try:
-        st = PikaState.__new__(PikaState)
-        st.seed = data["seed"]
-        if isinstance(st.seed, bool) or not isinstance(st.seed, (int, str)):
+        st = PikaState()
+        seed = data["seed"]
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
             raise ValueError("seed must be an int or a string")
-        st.turn_seconds = data["turn_seconds"]
-        if st.turn_seconds is not None and (
-            isinstance(st.turn_seconds, bool)
-            or not isinstance(st.turn_seconds, (int, float))
-            or st.turn_seconds <= 0
+        turn_seconds = data["turn_seconds"]
+        if turn_seconds is not None and (
+            isinstance(turn_seconds, bool) or not isinstance(turn_seconds, (int, float)) or turn_seconds <= 0
         ):
             raise ValueError("turn_seconds must be a positive number or null")
+        st.cfg = (seed, turn_seconds)
         st.hands = tuple(_cards(hand, "a hand") for hand in data["hands"])
         n = len(st.hands)
         if not 2 <= n <= 4:
             raise ValueError("Pika has 2 to 4 hands")
-        st.stock = _cards(data["stock"], "stock")
-        st.sp = 0
-        st.discard = _cards(data["discard"], "discard")
-        if not st.discard:
+        stock = _cards(data["stock"], "stock")
+        discard = discard_of(_cards(data["discard"], "discard"))
+        if discard is None:
             raise ValueError("the discard pile always holds the card in play")
+        st.discard = discard
         colour = data["colour"]
         if colour not in COLOURS:
             raise ValueError("colour must be one of R Y G B")
-        st.match = colour + VALUE[st.discard[-1]]
+        st.match = colour + VALUE[discard[0]]
         st.stack = _int(data, "stack")
         st.direction = data["direction"]
         if st.direction not in (1, -1) or isinstance(st.direction, bool):
@@ -186,7 +212,7 @@ def load_state(data: JSON) -> PikaState:
         ):
             raise ValueError("drawn is the turn player's card waiting in after_draw, else null")
         st.blocked = _int(data, "blocked")
-        st.rngc = _int(data, "rng")
+        st.pile = (stock, 0, _int(data, "rng"))
         st.tserial = _int(data, "turn_serial")
         st.pserial = _int(data, "pika_serial")
         st.pika = tuple(data["pika"])

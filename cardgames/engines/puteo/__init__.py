@@ -1,7 +1,7 @@
-"""El Puteo: exact-bid tricks with lives, Spanish 40-card deck, a blind round (rules: puteo.md).
+"""El Puteo: exact-bid tricks with lives, Spanish 40-card deck, a blind round (../shared/rules/puteo.md).
 
-Rules summary (IDs of ``/work/shared/rules/puteo.md``)
-------------------------------------------------------
+Rules summary (IDs of ``../shared/rules/puteo.md``)
+---------------------------------------------------
 - Survive: bid exactly the tricks you take; any miss costs 1 life; 0 lives eliminates; the last
   player standing wins (PT-1, PT-35, PT-36). Lives 5 or 3 (PT-5, PT-50).
 - Classic mode: 2–8 players, 40 cards; big mode: 2–12 players, two decks mixed, so duplicates
@@ -29,15 +29,16 @@ Phases, the pause and the ``ready`` action (docs/decisions.md, PT-44, PT-57)
 -----------------------------------------------------------------------------
 ``reveal`` (round 5 only), ``bid``, ``play``, ``over``. When a round ends (and the game goes
 on) the next round is dealt at once, in the same ``apply``, and a 6 s table timer ``pause``
-runs first: the view shows ``"pause": true`` and ``last_round`` (bids, tricks won, missed, the
-tricks) while no other deadline runs. The pause ends when it lapses
-(``apply(state, None, {"type": "timeout", "timer": "pause"})``) or when the first bidder bids
-(the next decision is available at once, so ``to_act`` is never empty). The reveal (10 s table
-timer ``reveal``, after the pause) accepts no bid (PT-T08): there ``to_act`` lists the live
-seats that have not yet pressed ``{"type": "ready"}``; when every live seat is ready, bidding
-opens early, otherwise the timer opens it. There is no ``play`` phase in the blind round: the
-last bid plays the cards at once (``play`` events in order, ``"auto": true``); the ~1 s pacing
-of PT-34 is the client's animation of those events.
+(seat None) runs first: the view shows ``"pause": true`` and ``last_round`` (bids, tricks won,
+missed, the tricks) while no other deadline runs. During the pause ``to_act`` lists the live
+seats that have not yet pressed ``{"type": "ready"}``, their only legal action; no bid is
+accepted (``wrong_phase``), so nobody cuts another player's result screen short. The pause ends
+when it lapses (``apply(state, None, {"type": "timeout", "timer": "pause"})``) or when every
+live seat is ready; the votes do not carry over. The reveal (10 s table timer ``reveal``, after
+the pause) works the same way with its own votes and accepts no bid (PT-T08); when every live
+seat is ready, bidding opens early, otherwise the timer opens it. There is no ``play`` phase
+in the blind round: the last bid plays the cards at once (``play`` events in order,
+``"auto": true``); the ~1 s pacing of PT-34 is the client's animation of those events.
 
 Actions (PT-57): ``{"type": "bid", "k": 3}``, ``{"type": "play", "card": "1O"}``,
 ``{"type": "ready"}``, ``{"type": "timeout", "timer": "turn" | "reveal" | "pause"}``.

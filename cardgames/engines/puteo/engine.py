@@ -8,7 +8,18 @@ from typing import Any, ClassVar
 from ..base import JSON, Engine, IllegalAction, ReadOnlyAction, check_seat, placements_from_scores
 from .cards import BLIND_ROUND, CARD_CODES, CARDS_PER_ROUND, CODE_TO_ID, CODES
 from .options import BIG_MAX, parse_options
-from .rounds import PLAYED, bid, close_trick, deal, open_bidding, play_card, start_play
+from .rounds import (
+    BID_EVENTS,
+    PLAY_EVENTS,
+    PLAYED,
+    READY_EVENTS,
+    bid,
+    close_trick,
+    deal,
+    open_bidding,
+    play_card,
+    start_play,
+)
 from .state import (
     BID,
     OVER,
@@ -27,25 +38,51 @@ PAUSE_SECONDS = 6  # PT-45
 TABLE_TIMERS = ("reveal", "pause")
 
 # Speed (docs/performance.md): the legal actions are built once, read-only, and shared by every
-# caller (no copy per call); events are fresh copies of templates; a trick grows by a shared
-# one-play tuple.
+# caller (no copy per call); each knows its card or bid (``_Play.cid``, ``_Bid.k``), so ``apply``
+# reads a listed action without parsing it; events are shared read-only dicts (``rounds``); a
+# trick grows by a shared one-play tuple.
+
+
+class _Play(ReadOnlyAction):
+    """A listed ``{"type": "play", "card": code}``; ``cid`` is the card's internal number."""
+
+    __slots__ = ("cid",)
+    cid: int
+
+
+class _Bid(ReadOnlyAction):
+    """A listed ``{"type": "bid", "k": k}``; ``k`` is the bid."""
+
+    __slots__ = ("k",)
+    k: int
+
+
+class _Ready(ReadOnlyAction):
+    """The listed ``{"type": "ready"}``."""
+
+    __slots__ = ()
+
+
+def _listed_play(cid: int) -> _Play:
+    action = _Play(type="play", card=CODES[cid])
+    action.cid = cid
+    return action
+
+
+def _listed_bid(k: int) -> _Bid:
+    action = _Bid(type="bid", k=k)
+    action.k = k
+    return action
+
+
 # a list, not a tuple: ``list.__getitem__`` is a plain builtin method, cheaper to map than a slot
-_PLAY_ACTIONS: list[JSON] = [ReadOnlyAction(type="play", card=code) for code in CODES]
+_PLAY_ACTIONS: list[JSON] = [_listed_play(cid) for cid in range(len(CODES))]
 _play_action = _PLAY_ACTIONS.__getitem__
 _card_id = CODE_TO_ID.get
-_BID_ACTIONS: tuple[tuple[JSON, ...], ...] = tuple(
-    tuple(ReadOnlyAction(type="bid", k=k) for k in range(n + 1)) for n in range(max(CARDS_PER_ROUND) + 1)
-)
-_READY_ACTION: JSON = ReadOnlyAction(type="ready")
-#: templates of the hot events, copied: _PLAY_EVENTS[seat][card], _BID_EVENTS[seat][k]
-_PLAY_EVENTS: tuple[tuple[JSON, ...], ...] = tuple(
-    tuple({"type": "play", "seat": seat, "card": code, "auto": False} for code in CODES)
-    for seat in range(BIG_MAX)
-)
-_BID_EVENTS: tuple[tuple[JSON, ...], ...] = tuple(
-    tuple({"type": "bid", "seat": seat, "k": k} for k in range(max(CARDS_PER_ROUND) + 1))
-    for seat in range(BIG_MAX)
-)
+_BIDS = tuple(_listed_bid(k) for k in range(max(CARDS_PER_ROUND) + 1))
+_BID_ACTIONS: tuple[tuple[JSON, ...], ...] = tuple(_BIDS[: n + 1] for n in range(max(CARDS_PER_ROUND) + 1))
+_READY_ACTION: JSON = _Ready(type="ready")
+_PLAY_EVENTS = PLAY_EVENTS[False]
 
 
 class PuteoEngine(Engine):
@@ -63,12 +100,17 @@ class PuteoEngine(Engine):
 
     def to_act(self, state: State) -> list[int]:
         phase = state.phase
-        if phase < REVEAL:  # BID or PLAY
-            return [state.turn]
-        if phase == OVER:
+        if phase < REVEAL:  # BID or PLAY: one seat decides, unless the pause runs (PT-44)
+            if phase == PLAY or state.tab.last is None:
+                return [state.turn]
+        elif phase == OVER:
             return []
-        ready = state.tab.ready
-        return [s for s in state.tab.live if not ready >> s & 1]
+        # the pause or the reveal: the live seats that have not pressed ready, ascending
+        waiting = state.tab.live_mask & ~state.ready
+        seats = _SEATS_OF.get(waiting)
+        if seats is None:
+            seats = _seats_of(waiting)
+        return [*seats]
 
     def legal_actions(self, state: State, seat: int) -> list[JSON]:
         phase = state.phase
@@ -81,75 +123,126 @@ class PuteoEngine(Engine):
                     return [*map(_play_action, dict.fromkeys(hand))]
                 return [*map(_play_action, hand)]
             tab = state.tab
-            out = [*_BID_ACTIONS[tab.n_r]]
-            if seat == tab.dealer:
-                forbidden = forbidden_bid(state)
-                if forbidden is not None:
-                    del out[forbidden]
-            return out
+            if tab.last is None:  # no bids during the pause (PT-44)
+                out = [*_BID_ACTIONS[tab.n_r]]
+                if seat == tab.dealer:
+                    forbidden = forbidden_bid(state)
+                    if forbidden is not None:
+                        del out[forbidden]
+                return out
         if type(seat) is not int or not 0 <= seat < len(state.hands):
             check_seat(len(state.hands), seat)
-        if phase != REVEAL or not state.tab.lives[seat] or state.tab.ready >> seat & 1:
+        tab = state.tab
+        if (phase != REVEAL and tab.last is None) or not tab.lives[seat] or state.ready >> seat & 1:
             return []  # another seat's turn, or the game is over
-        return [_READY_ACTION]
+        return [_READY_ACTION]  # the pause (PT-44) or the reveal (PT-T08)
 
     def apply(self, state: State, seat: int, action: JSON) -> tuple[State, list[JSON]]:
-        if not isinstance(action, dict):
-            raise IllegalAction("bad_action", "An action is an object with a 'type'.")
-        kind = action.get("type")
-        if kind == "play":
-            # the hot path, inlined: every check of _apply_play passes (else it raises in order)
-            card = action.get("card")
-            if seat is state.turn and state.phase == PLAY and type(card) is str:
-                cid = _card_id(card, -1)
-                if cid in state.hands[seat]:  # the seat to act: its hand is hands[seat]
+        cls = type(action)
+        if cls is _Play:  # a listed play: its card is known
+            cid = action.cid  # type: ignore[attr-defined]
+        else:
+            if cls is _Bid:  # the other listed actions
+                kind: Any = "bid"
+            elif cls is _Ready:
+                kind = "ready"
+            elif isinstance(action, dict):
+                kind = action.get("type")
+            else:
+                raise IllegalAction("bad_action", "An action is an object with a 'type'.")
+            if kind != "play":
+                if kind == "bid":
+                    # the hot path, inlined: every check of _apply_bid passes (else it raises in order)
+                    k = action.k if cls is _Bid else action.get("k")  # type: ignore[attr-defined]
                     tab = state.tab
-                    trick = state.trick + PLAYED[seat][cid]
-                    events: list[JSON] = [_PLAY_EVENTS[seat][cid].copy()]
-                    new = State()
-                    new.tab = tab
-                    new.phase = PLAY
-                    new.hands = state.hands  # the trick's cards leave them when it closes
-                    new.bids = state.bids
-                    new.done = state.done
-                    nxt = tab.nxt[seat]
-                    if nxt != trick[0][0]:
-                        new.turn = nxt
-                        new.trick = trick
-                    else:
-                        close_trick(new, trick, events)
-                    return new, events
-            return self._apply_play(state, seat, action)
-        if kind == "bid":
-            # the hot path, inlined: every check of _apply_bid passes (else it raises in order)
-            k = action.get("k")
+                    if (
+                        seat is state.turn
+                        and state.phase == BID
+                        and type(k) is int
+                        and 0 <= k <= tab.n_r
+                        and tab.last is None  # no bids during the pause (PT-44)
+                    ):
+                        old = state.bids
+                        bids = [*old]
+                        bids[seat] = k
+                        new = State()
+                        new.tab = tab
+                        new.hands = state.hands
+                        new.bids = tuple(bids)
+                        new.trick = state.trick
+                        new.done = state.done
+                        new.ready = state.ready
+                        events: list[JSON] = [BID_EVENTS[seat][k]]
+                        if seat != tab.dealer:
+                            new.phase = BID
+                            new.turn = tab.nxt[seat]
+                            return new, events
+                        # the dealer bids last, then the play starts; the forbidden bid (PT-22, as
+                        # views.forbidden_bid) is n minus the others' bids, none in the blind round
+                        if tab.round == BLIND_ROUND:
+                            start_play(new, events)
+                            return new, events
+                        made = 0
+                        for b in old:
+                            if b > 0:
+                                made += b
+                        if k != tab.n_r - made:
+                            start_play(new, events)
+                            return new, events
+                    return self._apply_bid(state, seat, action)
+                if kind == "ready":
+                    # the hot path, inlined: every check of _apply_ready passes (else it raises in order)
+                    tab = state.tab
+                    ready = state.ready
+                    if (
+                        type(seat) is int
+                        and 0 <= seat < len(state.hands)
+                        and (tab.live_mask & ~ready) >> seat & 1  # a live seat, not ready yet
+                        and (state.phase == REVEAL or tab.last is not None)
+                    ):
+                        new = State()
+                        new.tab = tab
+                        new.phase = state.phase
+                        new.turn = state.turn
+                        new.hands = state.hands
+                        new.bids = state.bids
+                        new.trick = state.trick
+                        new.done = state.done
+                        new.ready = ready = ready | 1 << seat
+                        events = [READY_EVENTS[seat]]
+                        if ready == tab.live_mask:  # the last vote: the pause ends, or the bidding opens
+                            if tab.last is not None:
+                                _end_pause(new)
+                            else:
+                                open_bidding(new, events)
+                        return new, events
+                    return self._apply_ready(state, seat)
+                if kind == "timeout":
+                    return self._apply_timeout(state, seat, action)
+                raise IllegalAction("bad_action", f"Unknown action type {kind!r}.")
+            card = action.get("card")
+            cid = _card_id(card, -1) if type(card) is str else -1
+        # a play: the hot path, inlined: every check of _apply_play passes (else it raises in order)
+        # the seat to act: its hand is hands[seat]; -1 is in no hand
+        if seat is state.turn and state.phase == PLAY and cid in state.hands[seat]:
             tab = state.tab
-            if seat is state.turn and state.phase == BID and type(k) is int and 0 <= k <= tab.n_r:
-                if tab.last is not None:  # the first bid of a round ends the pause (PT-44)
-                    tab = tab.copy()
-                    tab.last = None
-                bids = list(state.bids)
-                bids[seat] = k
-                new = State()
-                new.tab = tab
-                new.hands = state.hands
-                new.bids = tuple(bids)
-                new.trick = state.trick
-                new.done = state.done
-                events = [_BID_EVENTS[seat][k].copy()]
-                if seat != tab.dealer:
-                    new.phase = BID
-                    new.turn = tab.nxt[seat]
-                    return new, events
-                if k != forbidden_bid(state):  # the dealer bids last, then the play starts
-                    start_play(new, events)
-                    return new, events
-            return self._apply_bid(state, seat, action)
-        if kind == "ready":
-            return self._apply_ready(state, seat)
-        if kind == "timeout":
-            return self._apply_timeout(state, seat, action)
-        raise IllegalAction("bad_action", f"Unknown action type {kind!r}.")
+            trick = state.trick + PLAYED[seat][cid]
+            events = [_PLAY_EVENTS[seat][cid]]
+            new = State()
+            new.tab = tab
+            new.phase = PLAY
+            new.hands = state.hands  # the trick's cards leave them when it closes
+            new.bids = state.bids
+            new.done = state.done
+            new.ready = state.ready
+            nxt = tab.nxt[seat]
+            if nxt != trick[0][0]:
+                new.turn = nxt
+                new.trick = trick
+            else:
+                close_trick(new, trick, events)
+            return new, events
+        return self._apply_play(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> JSON:
         if seat is not None:
@@ -204,9 +297,10 @@ class PuteoEngine(Engine):
         }
 
     def dump(self, state: State) -> JSON:
-        return dump_state(state)
+        return self.with_format(dump_state(state))
 
     def load(self, data: JSON) -> State:
+        self.dump_format(data)  # formats 0 and 1 hold the same fields
         return load_state(data)
 
     # -- test hooks --------------------------------------------------------
@@ -243,6 +337,10 @@ class PuteoEngine(Engine):
             raise IllegalAction("bad_action", f"BID needs an integer k, not {k!r}.")
         if state.phase != BID:
             self._wrong_phase(state, "bid")
+        if state.tab.last is not None:
+            raise IllegalAction(
+                "wrong_phase", "No bids during the pause after a round (PT-44): bidding opens after it."
+            )
         if seat != state.turn:
             raise IllegalAction("not_your_turn", f"It is seat {state.turn}'s turn to bid.")
         n_r = CARDS_PER_ROUND[state.tab.round]
@@ -253,28 +351,29 @@ class PuteoEngine(Engine):
                 "forbidden_bid", f"The dealer may not bid {k}: the bids would add up to {n_r}."
             )
         new = state.clone()
-        if state.tab.last is not None:  # the first bid of a round ends the pause (PT-44)
-            new.tab = state.tab.copy()
-            new.tab.last = None
         events: list[JSON] = []
         bid(new, seat, k, events)
         return new, events
 
     def _apply_ready(self, state: State, seat: Any) -> tuple[State, list[JSON]]:
+        """A ready vote in the pause (PT-44) or the reveal (PT-T08); the last live seat's ends it."""
         if type(seat) is not int or not 0 <= seat < len(state.hands):
             check_seat(len(state.hands), seat)
-        if state.phase != REVEAL:
+        paused = state.tab.last is not None
+        if state.phase != REVEAL and not paused:
             self._wrong_phase(state, "ready")
         if not state.tab.lives[seat]:
             raise IllegalAction("not_your_turn", "Eliminated players only watch.")
-        if state.tab.ready >> seat & 1:
+        if state.ready >> seat & 1:
             raise IllegalAction("already_ready", "You are already ready.")
         new = state.clone()
-        new.tab = state.tab.copy()
-        new.tab.ready |= 1 << seat
-        events: list[JSON] = [{"type": "ready", "seat": seat}]
-        if new.tab.ready == new.tab.live_mask:
-            open_bidding(new, events)
+        new.ready |= 1 << seat
+        events: list[JSON] = [READY_EVENTS[seat]]
+        if new.ready == new.tab.live_mask:
+            if paused:
+                _end_pause(new)
+            else:
+                open_bidding(new, events)
         return new, events
 
     def _apply_timeout(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
@@ -296,8 +395,7 @@ class PuteoEngine(Engine):
         new = state.clone()
         events: list[JSON] = [{"type": "timeout", "timer": timer, "seat": seat}]
         if timer == "pause":
-            new.tab = state.tab.copy()
-            new.tab.last = None  # the next round is already dealt: its own deadlines start now
+            _end_pause(new)
         elif timer == "reveal":
             open_bidding(new, events)
         elif state.phase == BID:  # PT-41: bid 0, or 1 if 0 is forbidden
@@ -315,3 +413,20 @@ class PuteoEngine(Engine):
         raise IllegalAction(
             "wrong_phase", f"No {kind} now: the table is in the {PHASE_NAMES[state.phase]} phase."
         )
+
+
+#: a bit mask of seats -> those seats, ascending (``to_act`` in the pause and the reveal)
+_SEATS_OF: dict[int, tuple[int, ...]] = {}
+
+
+def _seats_of(mask: int) -> tuple[int, ...]:
+    seats = _SEATS_OF[mask] = tuple(s for s in range(mask.bit_length()) if mask >> s & 1)
+    return seats
+
+
+def _end_pause(st: State) -> None:
+    """PT-44: the result screen closes; the next round, already dealt, starts (its own deadlines
+    start now, and the reveal of round 5 counts its own ready votes)."""
+    st.tab = st.tab.copy()
+    st.tab.last = None
+    st.ready = 0

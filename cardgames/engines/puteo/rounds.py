@@ -2,20 +2,37 @@
 
 Each function mutates ``st``, a fresh state owned by the ``apply`` that calls it, and appends
 the events it causes; none of them validates anything (``engine`` does that first).
+
+Speed (docs/performance.md): the hot events (a play, a bid, a trick, a ready vote) are built once
+as shared read-only dicts (``base.ReadOnlyAction``, as the legal actions), so no event is copied.
 """
 
 from __future__ import annotations
 
-from ..base import JSON
-from .cards import BLIND_ROUND, CARDS_PER_ROUND, CODES, ROUNDS, full_deck, shuffled, trick_winner
+from ..base import JSON, ReadOnlyAction
+from .cards import BLIND_ROUND, CARDS_PER_ROUND, CODES, ROUNDS, full_deck, shuffled
 from .options import BIG_MAX
-from .state import BID, OVER, PLAY, REVEAL, State, Table, Trick, tricks_won, without_trick
+from .state import BID, OVER, PLAY, REVEAL, State, Table, Trick
 
 #: PLAYED[seat][card]: ``((seat, card),)``, what a trick grows by when ``seat`` plays ``card``
 PLAYED: tuple[tuple[Trick, ...], ...] = tuple(
     tuple(((seat, card),) for card in range(len(CODES))) for seat in range(BIG_MAX)
 )
-_TRICK_EVENTS: tuple[JSON, ...] = tuple({"type": "trick", "winner": seat} for seat in range(BIG_MAX))
+#: shared read-only events: PLAY_EVENTS[auto][seat][card], BID_EVENTS[seat][k], TRICK_EVENTS[winner],
+#: READY_EVENTS[seat]
+PLAY_EVENTS: tuple[tuple[tuple[JSON, ...], ...], ...] = tuple(
+    tuple(
+        tuple(ReadOnlyAction(type="play", seat=seat, card=code, auto=auto) for code in CODES)
+        for seat in range(BIG_MAX)
+    )
+    for auto in (False, True)
+)
+BID_EVENTS: tuple[tuple[JSON, ...], ...] = tuple(
+    tuple(ReadOnlyAction(type="bid", seat=seat, k=k) for k in range(max(CARDS_PER_ROUND) + 1))
+    for seat in range(BIG_MAX)
+)
+TRICK_EVENTS: tuple[JSON, ...] = tuple(ReadOnlyAction(type="trick", winner=seat) for seat in range(BIG_MAX))
+READY_EVENTS: tuple[JSON, ...] = tuple(ReadOnlyAction(type="ready", seat=seat) for seat in range(BIG_MAX))
 _NO_BIDS: tuple[tuple[int, ...], ...] = tuple((-1,) * n for n in range(BIG_MAX + 1))
 
 
@@ -26,14 +43,13 @@ def deal(st: State, tab: Table) -> None:
     the undealt stock is stored into it.
     """
     cfg = tab.cfg
-    n = cfg.n
     n_r = tab.n_r
     live = tab.live
     if cfg.deck is not None:
         order: list[int] | tuple[int, ...] = cfg.deck
     else:
         order = shuffled(full_deck(cfg.mode), cfg.round_bits(tab.round), n_r * len(live))
-    hands: list[tuple[int, ...]] = [()] * n
+    hands: list[tuple[int, ...]] = [()] * cfg.n
     if n_r == 1:
         for pos, s in enumerate(live):
             hands[s] = (order[pos],)
@@ -42,14 +58,13 @@ def deal(st: State, tab: Table) -> None:
         pos = 0
         for s in live:
             end = pos + n_r
-            hand = order[pos:end]
-            hands[s] = tuple(sorted(hand))
+            hands[s] = tuple(sorted(order[pos:end]))
             pos = end
     tab.stock = tuple(order[pos:])
-    tab.ready = 0
     st.tab = tab
+    st.ready = 0
     st.hands = tuple(hands)
-    st.bids = _NO_BIDS[n]
+    st.bids = _NO_BIDS[cfg.n]
     st.trick = ()
     st.done = ()
     if tab.round == BLIND_ROUND:
@@ -62,9 +77,10 @@ def deal(st: State, tab: Table) -> None:
 
 def open_bidding(st: State, events: list[JSON]) -> None:
     """PT-T08: after the reveal, bidding opens with the seat after the dealer."""
-    st.tab = st.tab.copy()
-    st.tab.ready = 0
-    st.tab.last = None
+    if st.tab.last is not None:
+        st.tab = st.tab.copy()
+        st.tab.last = None
+    st.ready = 0
     st.phase = BID
     st.turn = st.tab.nxt[st.tab.dealer]
     events.append({"type": "bidding_opens", "turn": st.turn})
@@ -74,7 +90,7 @@ def bid(st: State, seat: int, k: int, events: list[JSON]) -> None:
     bids = list(st.bids)
     bids[seat] = k
     st.bids = tuple(bids)
-    events.append({"type": "bid", "seat": seat, "k": k})
+    events.append(BID_EVENTS[seat][k])
     if seat != st.tab.dealer:
         st.turn = st.tab.nxt[seat]
         return
@@ -92,7 +108,7 @@ def start_play(st: State, events: list[JSON]) -> None:
 
 def play_card(st: State, seat: int, card: int, events: list[JSON], auto: bool) -> None:
     trick = st.trick + PLAYED[seat][card]
-    events.append({"type": "play", "seat": seat, "card": CODES[card], "auto": auto})
+    events.append(PLAY_EVENTS[auto][seat][card])
     nxt = st.tab.nxt[seat]
     if nxt != trick[0][0]:
         st.trick = trick
@@ -102,13 +118,29 @@ def play_card(st: State, seat: int, card: int, events: list[JSON], auto: bool) -
 
 
 def close_trick(st: State, trick: Trick, events: list[JSON]) -> None:
-    """The last card of ``trick`` is down: score it, take its cards out of the hands."""
-    winner = trick_winner(trick)  # PT-8, PT-28
-    st.hands = hands = without_trick(st.hands, trick)
+    """The last card of ``trick`` is down: score it, take its cards out of the hands.
+
+    The winner (PT-8, PT-28) is the first card of the highest strength: only a strictly
+    stronger later card takes the trick over (``cards.trick_winner``, inlined here).
+    """
+    hands = [*st.hands]
+    best = winner = -1
+    for seat, card in trick:
+        strength = card >> 2
+        if strength > best:
+            best = strength
+            winner = seat
+        hand = hands[seat]
+        if hand[0] == card:
+            hands[seat] = hand[1:]
+        else:
+            i = hand.index(card)
+            hands[seat] = hand[:i] + hand[i + 1 :]
+    st.hands = new_hands = tuple(hands)
     st.done = st.done + ((winner, trick),)  # noqa: RUF005
     st.trick = ()
-    events.append(_TRICK_EVENTS[winner].copy())
-    if hands[winner]:
+    events.append(TRICK_EVENTS[winner])
+    if new_hands[winner]:
         st.turn = winner  # PT-29
     else:
         end_round(st, events)
@@ -118,7 +150,10 @@ def end_round(st: State, events: list[JSON]) -> None:
     """PT-35–PT-38: exact bids are safe, any miss costs one life; elimination; game end."""
     tab = st.tab
     bids = st.bids
-    won = tricks_won(st)
+    counts = [0] * tab.cfg.n  # tricks won (PT-30), as ``state.tricks_won``
+    for winner, _ in st.done:
+        counts[winner] += 1
+    won = tuple(counts)
     lost = [s for s in tab.live if bids[s] != won[s]]  # live seats, ascending
     out: list[int] = []
     fresh = False  # is ``tab`` a new table that no other state shares?
@@ -157,4 +192,4 @@ def end_round(st: State, events: list[JSON]) -> None:
         tab = tab.with_round(round_no, dealer, ())
     tab.last = last
     deal(st, tab)
-    events.append({"type": "deal", "round": st.tab.round, "dealer": st.tab.dealer})
+    events.append({"type": "deal", "round": round_no, "dealer": dealer})

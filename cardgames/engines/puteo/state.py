@@ -1,8 +1,8 @@
 """The El Puteo state: small, immutable-by-convention, cheap to copy.
 
-A ``State`` holds seven fields: the ones a bid or a card changes, and a ``Table`` holding what
-changes at most a few times a round (round, dealer, lives, the pause, the reveal's ready votes),
-shared by the states of the round. ``apply`` builds one new ``State`` and replaces the fields
+A ``State`` holds eight fields: the ones a bid, a card or a ready vote changes, and a ``Table``
+holding what changes at most a few times a round (round, dealer, lives, the pause), shared by the
+states of the round. ``apply`` builds one new ``State`` and replaces the fields
 that change, so unchanged tuples (hands, the undealt stock, the completed tricks) are shared
 between successive states and never copied. Tricks won are counted from the completed tricks.
 """
@@ -14,8 +14,9 @@ from typing import Any
 
 from .cards import BITS_PER_ROUND, CARDS_PER_ROUND, CODE_TO_ID, CODES
 
-# phases (PT-57): REVEAL is the table-timer phase (``ready`` votes may end it early); the pause
-# between rounds (PT-44) is a flag on the next round's first phase, not a phase of its own.
+# phases (PT-57): REVEAL is a table-timer phase (``ready`` votes may end it early); the pause
+# between rounds (PT-44) is a flag (``Table.last``) on the next round's first phase, not a phase
+# of its own, with the same ``ready`` votes: while it is set nobody bids.
 # Numbered so that ``phase < REVEAL`` means "one seat decides": ``to_act`` is ``[turn]``.
 PLAY, BID, REVEAL, OVER = range(4)
 PHASE_NAMES: tuple[str, ...] = ("play", "bid", "reveal", "over")
@@ -53,16 +54,17 @@ class Config:
         A keyed hash of (seed, round): reproducible from the seed alone, drawn only for the
         rounds played, and ~10x cheaper than seeding a ``random.Random`` (docs/performance.md).
         """
-        digest = blake2b(f"{self.seed}:{round_no}".encode(), digest_size=_ROUND_BYTES, person=b"puteo-deal")
+        digest = _DEAL_HASH.copy()  # the same as a new hasher with these parameters, cheaper
+        digest.update(f"{self.seed}:{round_no}".encode())
         return int.from_bytes(digest.digest(), "little")
 
 
-_ROUND_BYTES = BITS_PER_ROUND // 8
+_DEAL_HASH = blake2b(digest_size=BITS_PER_ROUND // 8, person=b"puteo-deal")
 
 
 class Table:
     """The facts that change between rounds or at the few table-wide moments of a round (the
-    pause ends, a ready vote): shared by the states in between. Replaced, never mutated, once
+    pause ends): shared by the states in between. Replaced, never mutated, once
     a state holding it has left ``apply``."""
 
     __slots__ = (
@@ -76,7 +78,6 @@ class Table:
         "lives",
         "n_r",
         "nxt",
-        "ready",
         "round",
         "stock",
     )
@@ -93,7 +94,6 @@ class Table:
     live: tuple[int, ...]  # the live seats, ascending (derived)
     live_mask: int  # bit s set for each live seat s (derived)
     last: LastRound | None  # set while the pause after a round runs (PT-44), else None
-    ready: int  # bit mask of seats that pressed "ready" in REVEAL
 
     def __init__(
         self,
@@ -113,7 +113,6 @@ class Table:
         self.elim = elim
         self.stock = stock
         self.last = None
-        self.ready = 0
         seating = _SEATINGS.get(lives)
         if seating is None:
             if len(_SEATINGS) >= 4096:
@@ -146,7 +145,6 @@ class Table:
         new.live = self.live
         new.live_mask = self.live_mask
         new.last = self.last
-        new.ready = self.ready
         return new
 
 
@@ -160,7 +158,7 @@ class State:
     Each field is replaced (never mutated) by the ``apply`` that changes it.
     """
 
-    __slots__ = ("bids", "done", "hands", "phase", "tab", "trick", "turn")
+    __slots__ = ("bids", "done", "hands", "phase", "ready", "tab", "trick", "turn")
 
     tab: Table
     phase: int
@@ -172,6 +170,9 @@ class State:
     bids: tuple[int, ...]  # -1: no bid (yet)
     trick: Trick  # the current trick
     done: tuple[tuple[int, Trick], ...]  # completed tricks of this round: (winner, trick)
+    # bit mask of the seats that pressed "ready" in the pause (PT-44) or the reveal (PT-T08); a
+    # vote changes only this field, so it does not copy the table
+    ready: int
 
     def clone(self) -> State:
         new = State.__new__(State)
@@ -182,6 +183,7 @@ class State:
         new.bids = self.bids
         new.trick = self.trick
         new.done = self.done
+        new.ready = self.ready
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -284,7 +286,7 @@ def dump_state(st: State) -> dict[str, Any]:
         "won": list(tricks_won(st)),
         "trick": _trick_json(st.trick),
         "done": [[winner, _trick_json(trick)] for winner, trick in st.done],
-        "ready": tab.ready,
+        "ready": st.ready,
         "last_round": None if tab.last is None else _last_json(tab.last),
     }
 
@@ -321,7 +323,7 @@ def load_state(data: dict[str, Any]) -> State:
         st.done = tuple((int(winner), _trick_load(trick)) for winner, trick in data["done"])
         if won != tricks_won(st):  # not stored: counted from the completed tricks
             raise ValueError(f"won {list(won)} does not match the completed tricks")
-        st.tab.ready = int(data["ready"])
+        st.ready = int(data["ready"])
         last = data["last_round"]
         st.tab.last = None if last is None else _last_load(last)
     except (KeyError, TypeError, ValueError, AttributeError) as err:

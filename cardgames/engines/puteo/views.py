@@ -53,7 +53,7 @@ def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
         "blind_cards": blind_cards,
         "current_trick": [{"seat": s, "card": CODES[c]} for s, c in state.trick],
         "tricks": _tricks_json(state.done),
-        "ready": [s for s in range(cfg.n) if tab.ready >> s & 1],
+        "ready": [s for s in range(cfg.n) if state.ready >> s & 1],
         "turn_seconds": cfg.turn_seconds,
         "pause": tab.last is not None,
         "last_round": None,
@@ -115,7 +115,11 @@ def forbidden_bid(state: State) -> int | None:
     if state.phase != BID or state.turn != tab.dealer or tab.round == BLIND_ROUND:
         return None
     n_r = CARDS_PER_ROUND[tab.round]
-    f = n_r - sum(b for b in state.bids if b > 0)
+    made = 0  # the bids made (-1 is none): a plain loop is the cheapest sum here
+    for b in state.bids:
+        if b > 0:
+            made += b
+    f = n_r - made
     return f if 0 <= f <= n_r else None
 
 

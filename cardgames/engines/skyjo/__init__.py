@@ -1,4 +1,4 @@
-"""Skyjo (rules: /work/shared/rules/skyjo.md, seed 003): 2-8 players, rounds until someone reaches 100.
+"""Skyjo (rules: ../shared/rules/skyjo.md, seed 003): 2-8 players, rounds until someone reaches 100.
 
 Summary with rule IDs:
 - SK-2: 150 cards, values -2..12 (5 x -2, 10 x -1, 15 x 0, 10 of each other value); codes are "-2" .. "12".
@@ -9,7 +9,7 @@ Summary with rule IDs:
 - SK-9 to SK-13: take the discard and swap it, or draw (public) and swap it or discard it and reveal.
 - SK-14 to SK-17: a column of three face-up equal values goes to the discard pile, also at the final reveal.
 - SK-18 to SK-20: the first seat with every card face up closes; every other seat plays once more.
-- SK-21 to SK-26: scoring (closer doubling, totals, end at 100, ties share) via ``cardgames.rulezz.scoring``.
+- SK-21 to SK-26: scoring (closer doubling, totals, end at 100, ties share) in ``scoring`` (also Rulezz).
 - SK-27 to SK-29: face-down values are hidden from everyone, the owner included.
 - SK-30 to SK-32: timers (reveal, turn, 8 s score screen) and their automatic actions.
 

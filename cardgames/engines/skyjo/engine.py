@@ -1,4 +1,4 @@
-"""The Skyjo engine class (rules: /work/shared/rules/skyjo.md, SK-1 to SK-34).
+"""The Skyjo engine class (rules: ../shared/rules/skyjo.md, SK-1 to SK-34).
 
 Phases (SK-34): ``reveal`` (every seat picks 2 cards at once, SK-5), ``turn``
 (TURN_START / HOLDING_DISCARD / HOLDING_DRAWN, told apart by ``held_from``; the
@@ -16,8 +16,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, ClassVar
 
-from cardgames.rulezz.scoring import placements, winners
-
 from ..base import JSON, Engine, IllegalAction, action_type, check_seat, rng_for
 from .moves import auto_turn, deal, discard_and_reveal, draw, reveal_initial, swap, take
 from .rules import (
@@ -28,6 +26,7 @@ from .rules import (
     parse_pos,
     parse_turn_seconds,
 )
+from .scoring import placements, winners
 from .state import (
     CARD_CODES,
     CODE_OF,
@@ -241,9 +240,10 @@ class SkyjoEngine(Engine):
         }
 
     def dump(self, state: SkyjoState) -> JSON:
-        return state.dump()
+        return self.with_format(state.dump())
 
     def load(self, data: JSON) -> SkyjoState:
+        self.dump_format(data)  # formats 0 and 1 hold the same fields
         return SkyjoState.load(data)
 
     # -- test hooks ---------------------------------------------------------------------------------

@@ -6,10 +6,9 @@ the events it causes; the engine validates an action before it calls them.
 
 from __future__ import annotations
 
-from cardgames.rulezz.scoring import game_over, round_scores, winners
-
 from ..base import JSON, IllegalAction, rng_for
 from .rules import can_draw, remove_column
+from .scoring import add_scores, game_over, round_scores, winners
 from .state import (
     CODE_OF,
     COLS,
@@ -200,8 +199,8 @@ def score_round(state: SkyjoState, events: list[JSON]) -> None:
         for column in range(COLS):
             remove_column(state, seat, column, events)
     raw = [sum(c for c in state.cards[GRID * s : GRID * (s + 1)] if c is not None) for s in range(state.n)]
-    scores = round_scores(raw, closer)  # the Rulezz module: one implementation of SK-22
-    state.totals = [t + s for t, s in zip(state.totals, scores, strict=True)]
+    scores = round_scores(raw, closer)  # SK-22/SK-23, the same function Rulezz scores with
+    state.totals = add_scores(state.totals, scores)  # SK-24
     entry: JSON = {
         "round": state.round_no,
         "raw": raw,

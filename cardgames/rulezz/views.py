@@ -1,4 +1,7 @@
-"""Rulezz pages (PF-38, PF-39): thin views over cardgames.services.rulezz, no JavaScript needed."""
+"""Rulezz pages (PF-38, PF-39): thin views over ``services`` and ``selectors``, no JavaScript needed.
+
+A view works out the sheets' owner (``sheet_owner``) and passes it on; no service sees the request.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +13,31 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cardgames.rulezz.scoring import MAX_PLAYERS, RulezzError
-from cardgames.rulezz_messages import parse_points, rulezz_message
-from cardgames.services import rulezz as service
+from accounts.identity import player_from_request
+
+from . import selectors, services
+from .messages import parse_points, rulezz_message
+from .scoring import MAX_PLAYERS, RulezzError
+from .stores import SheetData, SheetNotFound, SheetOwner
 
 
-def _sheet_or_404(store: service.SheetStore, sheet_id: str) -> service.SheetData:
+def sheet_owner(request: Any) -> SheetOwner:
+    """Whose sheets, for a page's ``HttpRequest`` or the API's DRF ``Request``: a signed-in user's
+    ``Player``; anyone else (a guest or a first-time visitor) keeps them in the session (PF-61)."""
+    player = player_from_request(request)
+    if player is not None and player.is_user:
+        return player
+    return request.session
+
+
+def _sheet_or_404(owner: SheetOwner, sheet_id: str) -> SheetData:
     try:
-        return store.get(sheet_id)
-    except service.SheetNotFound as err:
+        return selectors.sheet_get(owner=owner, sheet_id=sheet_id)
+    except SheetNotFound as err:
         raise Http404("no such sheet") from err
 
 
-def _round_input(request: HttpRequest, sheet: service.SheetData) -> tuple[dict[str, Any], Any]:
+def _round_input(request: HttpRequest, sheet: SheetData) -> tuple[dict[str, Any], Any]:
     points = {name: parse_points(request.POST.get(f"points-{i}", "")) for i, name in enumerate(sheet.players)}
     closers = request.POST.getlist("closer")
     return points, closers
@@ -30,19 +45,19 @@ def _round_input(request: HttpRequest, sheet: service.SheetData) -> tuple[dict[s
 
 @require_http_methods(["GET", "POST"])
 def rulezz_list(request: HttpRequest) -> HttpResponse:
-    store = service.store_for(request)
+    owner = sheet_owner(request)
     error = ""
     entered = {"title": "", "players": [""] * MAX_PLAYERS}
     if request.method == "POST":
         players = [request.POST.get(f"player-{i}", "") for i in range(MAX_PLAYERS)]
         entered = {"title": request.POST.get("title", ""), "players": players}
         try:
-            sheet = service.sheet_create(store=store, players=players, title=entered["title"])
+            sheet = services.sheet_create(owner=owner, players=players, title=entered["title"])
         except RulezzError as err:
             error = rulezz_message(err)
         else:
             return redirect("cardgames:rulezz_sheet", sheet_id=sheet.id)
-    sheets = [(s, s.result()) for s in store.all()]
+    sheets = [(s, s.result()) for s in selectors.sheet_list(owner=owner)]
     return render(
         request,
         "rulezz/list.html",
@@ -53,14 +68,14 @@ def rulezz_list(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def rulezz_sheet(request: HttpRequest, sheet_id: str) -> HttpResponse:
-    store = service.store_for(request)
-    sheet = _sheet_or_404(store, sheet_id)
+    owner = sheet_owner(request)
+    sheet = _sheet_or_404(owner, sheet_id)
     error = ""
     entered: dict[str, Any] = {}
     if request.method == "POST":
         points, closers = _round_input(request, sheet)
         try:
-            service.round_add(store=store, sheet_id=sheet.id, points=points, closer=closers)
+            services.round_add(owner=owner, sheet_id=sheet.id, points=points, closer=closers)
         except RulezzError as err:
             error, entered = rulezz_message(err), {"points": request.POST, "closers": closers}
         else:
@@ -70,7 +85,7 @@ def rulezz_sheet(request: HttpRequest, sheet_id: str) -> HttpResponse:
 
 
 def _render_sheet(
-    request: HttpRequest, sheet: service.SheetData, *, error: str, entered: dict[str, Any], editing: int = 0
+    request: HttpRequest, sheet: SheetData, *, error: str, entered: dict[str, Any], editing: int = 0
 ) -> HttpResponse:
     result = sheet.result()
     if editing and not entered:
@@ -83,6 +98,9 @@ def _render_sheet(
         (i, name, (entered.get("points") or {}).get(f"points-{i}", ""))
         for i, name in enumerate(sheet.players)
     ]
+    if error and result.over and not editing:
+        # the round form (and its error line) is gone from a finished sheet: say it up top
+        messages.error(request, error)
     context = {
         "sheet": sheet,
         "result": result,
@@ -100,16 +118,16 @@ def _render_sheet(
 
 @require_http_methods(["GET", "POST"])
 def rulezz_round_edit(request: HttpRequest, sheet_id: str, number: int) -> HttpResponse:
-    store = service.store_for(request)
-    sheet = _sheet_or_404(store, sheet_id)
+    owner = sheet_owner(request)
+    sheet = _sheet_or_404(owner, sheet_id)
     if not 1 <= number <= len(sheet.rounds):
         raise Http404("no such round")
     error, entered = "", {}
     if request.method == "POST":
         points, closers = _round_input(request, sheet)
         try:
-            service.round_replace(
-                store=store, sheet_id=sheet.id, number=number, points=points, closer=closers
+            services.round_replace(
+                owner=owner, sheet_id=sheet.id, number=number, points=points, closer=closers
             )
         except RulezzError as err:
             error, entered = rulezz_message(err), {"points": request.POST, "closers": closers}
@@ -121,10 +139,10 @@ def rulezz_round_edit(request: HttpRequest, sheet_id: str, number: int) -> HttpR
 
 @require_POST
 def rulezz_round_delete(request: HttpRequest, sheet_id: str, number: int) -> HttpResponse:
-    store = service.store_for(request)
-    sheet = _sheet_or_404(store, sheet_id)
+    owner = sheet_owner(request)
+    sheet = _sheet_or_404(owner, sheet_id)
     try:
-        service.round_delete(store=store, sheet_id=sheet.id, number=number)
+        services.round_delete(owner=owner, sheet_id=sheet.id, number=number)
     except RulezzError as err:
         messages.error(request, rulezz_message(err))
     else:
@@ -134,8 +152,8 @@ def rulezz_round_delete(request: HttpRequest, sheet_id: str, number: int) -> Htt
 
 @require_POST
 def rulezz_sheet_delete(request: HttpRequest, sheet_id: str) -> HttpResponse:
-    store = service.store_for(request)
-    sheet = _sheet_or_404(store, sheet_id)
-    service.sheet_delete(store=store, sheet_id=sheet.id)
+    owner = sheet_owner(request)
+    sheet = _sheet_or_404(owner, sheet_id)
+    services.sheet_delete(owner=owner, sheet_id=sheet.id)
     messages.success(request, _("Hoja borrada."))
     return redirect("cardgames:rulezz_list")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from cardgames.rulezz.scoring import MAX_PLAYERS, MAX_POINTS, MIN_PLAYERS, MIN_POINTS, RulezzError
+from .scoring import MAX_PLAYERS, MAX_POINTS, MIN_PLAYERS, MIN_POINTS, RulezzError
 
 
 def rulezz_message(err: RulezzError) -> str:
@@ -25,8 +25,12 @@ def rulezz_message(err: RulezzError) -> str:
         "unknown_closer": _("Ronda %(round)s: quien cierra debe ser uno de los jugadores.") % where,
         "round_after_end": _("La partida ya terminó: no se pueden añadir más rondas."),
         "bad_round_index": _("Esa ronda no existe."),
-        "too_many_sheets": _("Como invitado puedes guardar hasta 20 hojas."),
+        "too_many_sheets": _("Ya tienes el máximo de hojas guardadas: borra alguna para crear otra."),
+        "too_many_rounds": _("Esta hoja ya tiene el máximo de rondas."),
+        "bad_rounds": _("Las rondas no son válidas: cada una lleva los puntos y quién cerró."),
         "bad_title": _("El título tiene como máximo 80 caracteres."),
+        "invisible_characters": _("No se admiten caracteres invisibles ni de control de dirección."),
+        "mixed_script": _("No mezcles alfabetos distintos en un nombre (por ejemplo, latino y cirílico)."),
     }
     return messages.get(err.code, _("Datos no válidos."))
 

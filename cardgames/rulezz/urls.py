@@ -1,3 +1,6 @@
+"""Rulezz pages. The URL names keep the ``cardgames`` namespace they have always had
+(``cardgames:rulezz_list`` …); ``config/urls.py`` includes this module at the site root."""
+
 from django.urls import path
 
 from . import views

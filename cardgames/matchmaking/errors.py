@@ -1,0 +1,25 @@
+"""The queue's domain error: a stable ``code`` and a readable Spanish message (English in locale/)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from cardgames.errors import CodedError
+
+MESSAGES: dict[str, Any] = {
+    "login_required": _("Entra con tu cuenta para jugar online: los invitados no entran en la cola."),
+    "unknown_game": _("Juego desconocido."),
+    "bad_players": _("Número de jugadores no válido para este juego."),
+    "bad_stake": _("La entrada es gratis o de 100, 250, 500 o 1000 monedas."),
+    "already_queued": _("Ya estás en la cola de una partida."),
+    "already_playing": _("Ya estás en una mesa online: termina esa partida primero."),
+    "insufficient_coins": _("No tienes monedas suficientes para esa entrada."),
+}
+
+
+class QueueError(CodedError):
+    """A request the queue refuses; nothing was changed."""
+
+    MESSAGES = MESSAGES

@@ -1,0 +1,579 @@
+"""Online and buy-in tables (issue 11): created and filled from the matchmaking queue.
+
+The table service's conventions hold here too (``services.py``): every public function runs
+in one transaction and locks the Table row first — **lock order Table → QueueEntry → Pot →
+Accounts** (the queue entries sit between the table and the economy's locks) — and
+raises ``TableError`` (nothing changed) for what it refuses. Broadcasts leave after commit
+(``broadcast``). These tables have no host: they start when full, dealt by the same
+``services._deal`` as a host's start, with the 30 s turn clock (PF-4, PF-30).
+
+- **Free online** (``mode=online``, PF-15, PF-16, PF-51): if a table is not full 30 s after
+  its first player sat, simulated players fill the empty seats: ``Seat.Kind.SIMULATED``
+  seats with a generated display name and the normal bot level, shown as "jugador
+  simulado" in the envelope and the admin; the table is flagged ``simulated`` (the league
+  halves its points, PF-60) and they earn nothing (PF-58, ``reward_game``).
+- **Buy-in** (``mode=buyin``, PF-17, PF-18, PF-52, PF-53, PF-63): people only. The entry is
+  taken when the player sits (``economy.services.buy_in_many``: ``buy_in``'s rules and keys,
+  one lock round for the players sitting together), standing up before the start returns
+  it (``stand_up``); if the table is not full 120 s after the first player sat it
+  is cancelled and every entry refunded once (``cancel_pot``, open pots only); the game's
+  start closes the pot (``start_pot``), the finish settles it (``settlement.finish_table``).
+  Nobody leaves a started buy-in table with their entry; only an admin may abort it
+  (``abort_table`` → ``abort_pot``).
+
+**Deadlines.** A waiting table's fill deadline is its ``deadline_at`` (and ``wake_at``), set
+when the first player sits: the sweeper (``deadlines.sweep`` → ``services.wake_table``, or
+the in-process runner) wakes it like any other table and calls ``wake_waiting``; with Celery
+a countdown task (``matchmaking.table_deadline``, at the deadline) gets there first. Both take
+the Table row lock, so whichever runs first does the work and the other finds nothing to do.
+
+**Racing at the deadline.** A late person and the deadline both take the Table lock, so one
+of the two wins: a seat that completes the table is taken even past the deadline (the game
+starts, and the deadline finds a started table), while a seat that would not complete it is
+refused past the deadline (``table_closing``); after the cancellation the table is closed
+(``table_closed``). A refused queue entry stays in the queue for the next wave.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from cardgames.catalogue import CatalogueError, clean_options, game_spec
+from economy.errors import MESSAGES as ECONOMY_MESSAGES
+from economy.errors import EconomyError
+from economy.services import abort_pot, buy_in_many, cancel_pot, open_pot, start_pot
+from economy.services import stand_up as economy_stand_up
+from economy.services.common import UserRef
+
+from . import broadcast
+from .envelopes import ms
+from .errors import MESSAGES, TableError
+from .models import Seat, Table
+from .services import _close, _deal, _lock, _new_code, _touch
+
+ONLINE_MODES = (Table.Mode.ONLINE, Table.Mode.BUYIN)
+#: PF-51: simulated players fill a free online table this long after its first player sat
+FILL_SECONDS = 30
+#: PF-52: a buy-in table not full this long after its first player sat is cancelled
+CANCEL_SECONDS = 120
+#: the bot level of simulated players (PF-63's stand-in level)
+SIMULATED_LEVEL = "normal"
+#: first names for simulated players' generated display names (a number is added)
+SIMULATED_NAMES = (
+    "lucia", "martin", "sofia", "mateo", "valeria", "hugo", "paula", "leo", "julia", "daniel",
+    "carmen", "pablo", "elena", "diego", "alba", "alvaro", "sara", "mario", "irene", "javi",
+    "noa", "adrian", "marta", "bruno", "clara", "sergio", "lola", "ivan", "nerea", "raul",
+    "vera", "oscar", "ines", "tomas", "aitana", "gael", "olivia", "marcos", "chloe", "rocio",
+)  # fmt: skip
+
+
+def _now(now: datetime | None) -> datetime:
+    return now if now is not None else timezone.now()
+
+
+def _lock_waiting_online(table_id: Any, *, refusal: str) -> Table:
+    """The online Table row, locked, while it still waits for players (else ``refusal``)."""
+    table = _lock(table_id)
+    assert table is not None  # _lock raises no_such_table unless asked to skip locked rows
+    if table.mode not in ONLINE_MODES:
+        raise TableError("bad_mode")
+    if table.status != Table.Status.WAITING:
+        raise TableError(refusal)
+    return table
+
+
+def table_url(table: Table) -> str:
+    return f"/mesa/{table.code}/" if table.code else ""
+
+
+def stake_of(table: Table) -> int:
+    return table.pot.stake if table.pot_id is not None else 0
+
+
+def options_for(game: str, players: int) -> dict[str, Any]:
+    """The options of an online table: the game's defaults (El Puteo plays big above 8, PT-2)."""
+    try:
+        return clean_options(game, players, None)[1]
+    except CatalogueError as exc:
+        if exc.code == "bad_players" and game == "puteo":
+            return clean_options(game, players, {"mode": "big"})[1]
+        raise TableError(exc.code, exc.message) from None
+
+
+# -- lobby events (per-user groups, broadcast.to_users) ------------------------------------------
+def seated_event(table: Table, *, seated: int, now: datetime | None = None) -> dict[str, Any]:
+    """What a player sitting at a waiting online table sees: seats taken and the countdown."""
+    moment = _now(now)
+    deadline = table.deadline_at
+    return {
+        "type": "queue",
+        "state": "seated",
+        "game": table.game,
+        "players": table.num_players,
+        "stake": stake_of(table),
+        "table": table.pk,
+        "code": table.code,
+        "seated": seated,
+        # PF-51: simulated players arrive then (free); PF-52: the table is cancelled then (buy-in)
+        "then": "cancel" if table.mode == Table.Mode.BUYIN else "simulated",
+        "deadline": ms(deadline.timestamp()) if deadline else None,
+        "seconds": max(0, round((deadline - moment).total_seconds())) if deadline else None,
+        "server_time": ms(moment.timestamp()),
+    }
+
+
+def started_event(table: Table) -> dict[str, Any]:
+    return {
+        "type": "table_started",
+        "table": table.pk,
+        "code": table.code,
+        "game": table.game,
+        "mode": table.mode,
+        "url": table_url(table),
+    }
+
+
+def _tell_seated(table: Table, moment: datetime) -> None:
+    humans = list(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    broadcast.to_users(humans, seated_event(table, seated=table.seats.count(), now=moment))
+
+
+# -- creating and filling -------------------------------------------------------------------------
+@dataclass
+class Seating:
+    """What happened to the entries offered to a table: who sat, who was refused and why.
+
+    ``table`` is None when no table was opened (none of the entries could sit)."""
+
+    table: Table | None
+    seated: list[int] = field(default_factory=list)  # entry ids
+    #: entry id -> code; ``insufficient_coins`` ends the entry, the others leave it queued
+    refused: dict[int, str] = field(default_factory=dict)
+    started: bool = False
+
+
+#: refusals after which the entry is over (the others leave it in the queue for the next wave)
+FINAL_REFUSALS = frozenset({"insufficient_coins"})
+
+
+def place_new_table(
+    *, game: str, players: int, stake: int, entry_ids: list[int], now: datetime | None = None
+) -> Seating:
+    """Open an online (``stake`` 0) or buy-in table and seat these waiting queue entries.
+
+    One transaction: the entries (locked, still waiting; a brand-new table cannot be locked by
+    anyone else, so taking them before it keeps the lock order), the new Table and its pot
+    (buy-in), each buy-in. A full table starts at once; a partial one gets its fill deadline.
+    No table is opened when none of the entries can sit (they left, or cannot pay).
+    """
+    moment = _now(now)
+    with transaction.atomic():
+        entries = _lock_entries(entry_ids)
+        outcome = Seating(table=None)
+        if stake:
+            entries = _refuse_the_poor(entries, stake, outcome, moment)
+        if not entries:
+            return outcome
+        table = _create(game=game, players=players, stake=stake, moment=moment)
+        outcome.table = table
+        _seat_entries(table, entries, moment, outcome, taken={})
+        if not outcome.seated:  # every buy-in was refused after all (a wallet spent meanwhile)
+            _close_empty(table, moment)
+        return outcome
+
+
+def place_at_table(*, table_id: int, entry_ids: list[int], now: datetime | None = None) -> Seating:
+    """Seat these waiting queue entries at a waiting online table, oldest first.
+
+    Lock: the Table row, then the entries, then (buy-in) the pot and the accounts. Refusals
+    per entry: ``table_full``, ``table_closing`` (past the deadline and not completing the
+    table), ``insufficient_coins``; the whole call is refused with ``table_closed`` when the
+    table is no longer waiting (started, cancelled or closed).
+    """
+    moment = _now(now)
+    with transaction.atomic():
+        table = _lock_waiting_online(table_id, refusal="table_closed")
+        outcome = Seating(table=table)
+        entries = _lock_entries(entry_ids)
+        taken = {s.index: s.user_id for s in table.seats.all()}
+        return _seat_entries(table, entries, moment, outcome, taken=taken)
+
+
+def _lock_entries(entry_ids: list[int]) -> list[Any]:
+    """The queue entries still waiting among ``entry_ids``, locked, oldest first."""
+    from cardgames.matchmaking.models import QueueEntry
+
+    return list(
+        QueueEntry.objects.select_for_update(of=("self",))
+        .filter(pk__in=entry_ids, status=QueueEntry.Status.WAITING)
+        .select_related("user")
+        .order_by("pk")
+    )
+
+
+def _refuse_the_poor(entries: list[Any], stake: int, outcome: Seating, moment: datetime) -> list[Any]:
+    """Before a buy-in table opens: the entries whose wallet cannot pay ``stake`` now end (failed)."""
+    from economy.models import Account
+
+    balances = dict(
+        Account.objects.filter(user_id__in=[e.user_id for e in entries]).values_list("user_id", "balance")
+    )
+    rich = [e for e in entries if balances.get(e.user_id, 0) >= stake]
+    _fail([e for e in entries if balances.get(e.user_id, 0) < stake], "insufficient_coins", outcome, moment)
+    return rich
+
+
+def _fail(entries: list[Any], code: str, outcome: Seating, moment: datetime) -> None:
+    from cardgames.matchmaking.models import QueueEntry
+
+    if not entries:
+        return
+    QueueEntry.objects.filter(pk__in=[e.pk for e in entries]).update(
+        status=QueueEntry.Status.FAILED, reason=code, ended_at=moment
+    )
+    for entry in entries:
+        outcome.refused[entry.pk] = code
+    broadcast.to_users([e.user_id for e in entries], failed_event(code))
+
+
+def _create(*, game: str, players: int, stake: int, moment: datetime) -> Table:
+    spec = game_spec(game)
+    options = options_for(spec.slug, players)
+    mode = Table.Mode.BUYIN if stake else Table.Mode.ONLINE
+    for _ in range(20):
+        try:
+            with transaction.atomic():  # a savepoint: a taken code is drawn again
+                table = Table.objects.create(
+                    game=spec.slug,
+                    mode=mode,
+                    code=_new_code(spec.code_style, spec.code_length),
+                    host_key="",  # online tables have no host: they start when full
+                    num_players=players,
+                    options=options,
+                    last_activity_at=moment,
+                )
+            break
+        except IntegrityError:
+            continue
+    else:  # pragma: no cover - 10^6 codes, 20 draws
+        raise TableError("no_such_table", "No free table code; try again.")
+    if stake:
+        table.pot = open_pot(reference=f"table:{table.pk}", stake=stake)
+        table.save(update_fields=["pot"])
+    return table
+
+
+def _seat_entries(
+    table: Table, entries: list[Any], moment: datetime, outcome: Seating, *, taken: dict[int, int | None]
+) -> Seating:
+    """Seat the locked ``entries`` at ``table`` (its row locked, or new, in this transaction)."""
+    free = [i for i in range(table.num_players) if i not in taken]
+    late = table.deadline_at is not None and moment >= table.deadline_at
+    if late and len(taken) + min(len(entries), len(free)) < table.num_players:
+        outcome.refused.update({e.pk: "table_closing" for e in entries})
+        return outcome
+    if late:
+        try:
+            with transaction.atomic():  # a savepoint: a late seating that does not fill the table is undone
+                _sit_each(table, entries, taken, free, outcome, moment)
+                if len(taken) < table.num_players:
+                    raise _NotCompleted
+        except _NotCompleted:
+            outcome.seated = []
+            outcome.refused.update({e.pk: "table_closing" for e in entries})
+            return outcome
+    else:
+        _sit_each(table, entries, taken, free, outcome, moment)
+    if not outcome.seated:
+        return outcome
+    humans = [uid for uid in taken.values() if uid is not None]
+    if len(taken) == table.num_players:
+        _start(table, moment, humans)
+        outcome.started = True
+        return outcome
+    fields = []
+    if table.deadline_at is None:  # the first player sat: the fill clock starts (PF-51, PF-52)
+        seconds = CANCEL_SECONDS if table.mode == Table.Mode.BUYIN else FILL_SECONDS
+        table.deadline_at = table.wake_at = moment + timedelta(seconds=seconds)
+        fields = ["deadline_at", "wake_at"]
+        _deadline_later(table.pk, table.deadline_at)
+    _touch(table, moment, fields=fields)
+    broadcast.to_users(humans, seated_event(table, seated=len(taken), now=moment))
+    return outcome
+
+
+class _NotCompleted(Exception):
+    pass
+
+
+def _sit_each(
+    table: Table,
+    entries: list[Any],
+    taken: dict[int, int | None],
+    free: list[int],
+    outcome: Seating,
+    moment: datetime,
+) -> None:
+    """Seat the entries that may sit, in order; a buy-in table takes every entry at once
+    (``buy_in_many``: one lock of the pot and the wallets), and a refused buy-in keeps no seat."""
+    from cardgames.matchmaking.models import QueueEntry
+
+    candidates = []
+    room = len(free)
+    for entry in entries:
+        code = _check_entry(table, entry, taken, room - len(candidates))
+        if code is None:
+            candidates.append(entry)
+        else:
+            outcome.refused[entry.pk] = code
+    poor: list[Any] = []
+    if table.pot_id is not None and candidates:
+        paid = buy_in_many(users=[UserRef(e.user_id) for e in candidates], pot=table.pot_id)
+        sitting = []
+        for entry in candidates:
+            result = paid[entry.user_id]
+            if isinstance(result, EconomyError):
+                if result.code in FINAL_REFUSALS:
+                    poor.append(entry)
+                else:
+                    code = "table_closed" if result.code.startswith("pot_") else result.code
+                    outcome.refused[entry.pk] = code
+            else:
+                sitting.append(entry)
+        candidates = sitting
+    seats = []
+    for entry in candidates:
+        index = free.pop(0)
+        seats.append(
+            Seat(
+                table=table,
+                index=index,
+                kind=Seat.Kind.HUMAN,
+                user_id=entry.user_id,
+                player_key=f"user:{entry.user_id}",
+                name=entry.user.username,
+            )
+        )
+        taken[index] = entry.user_id
+        outcome.seated.append(entry.pk)
+    _fail(poor, "insufficient_coins", outcome, moment)
+    if seats:
+        Seat.objects.bulk_create(seats)
+        QueueEntry.objects.filter(pk__in=outcome.seated).update(
+            status=QueueEntry.Status.SEATED, table=table, seated_at=moment
+        )
+
+
+def _check_entry(table: Table, entry: Any, taken: dict[int, int | None], room: int) -> str | None:
+    if (entry.game, entry.players, entry.stake) != (table.game, table.num_players, stake_of(table)):
+        return "bad_mode"
+    if entry.user_id in taken.values():
+        return "already_seated"
+    if room <= 0:
+        return "table_full"
+    return None
+
+
+def failed_event(code: str) -> dict[str, Any]:
+    message = ECONOMY_MESSAGES.get(code) or MESSAGES.get(code) or code
+    return {"type": "queue", "state": "failed", "code": code, "detail": str(message)}
+
+
+def _deadline_later(table_id: int, at: datetime) -> None:
+    """With Celery running the tables: a countdown task at the fill deadline (the sweeper is the backstop)."""
+    if settings.TABLE_RUNNER != "celery":
+        return
+    from cardgames.matchmaking.tasks import table_deadline
+
+    broadcast.countdown(table_deadline, table_id, at)
+
+
+def _start(table: Table, moment: datetime, humans: list[int] | None = None) -> None:
+    """Deal a full online table (the Table row is locked); a buy-in pot closes to entries first."""
+    if table.pot_id is not None:
+        start_pot(pot=table.pot_id)
+    table.deadline_at = table.wake_at = None
+    _deal(table, moment)
+    if humans is None:
+        humans = list(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
+    broadcast.to_users(humans, started_event(table))
+
+
+# -- the fill deadline (PF-51, PF-52) ------------------------------------------------------------------
+def wake_waiting(table: Table, moment: datetime) -> str:
+    """A waiting online table at its fill deadline (its row locked by the caller).
+
+    Free: simulated players take the empty seats and the game starts. Buy-in: the table is
+    cancelled, every entry refunded once, and the table closed. Before the deadline nothing
+    happens. Returns what was done: ``"waiting"``, ``"simulated"``, ``"cancelled"``, ``"closed"``.
+    """
+    if table.deadline_at is None or moment < table.deadline_at:
+        if table.wake_at != table.deadline_at:
+            table.wake_at = table.deadline_at
+            table.save(update_fields=["wake_at"])
+        return "waiting"
+    if not table.seats.exists():
+        _close_empty(table, moment)
+        return "closed"
+    if table.mode == Table.Mode.BUYIN:
+        _cancel(table, moment)
+        return "cancelled"
+    _fill_with_simulated(table, moment)
+    return "simulated"
+
+
+def expire_table(*, table_id: int, now: datetime | None = None, skip_locked: bool = False) -> str:
+    """The fill-deadline task's service: do what ``wake_waiting`` does, in its own transaction.
+
+    Safe to run twice, late, or concurrently with a late person sitting (the Table lock
+    decides): a table that started, was cancelled or closed meanwhile returns ``"started"``
+    or ``"closed"`` and changes nothing; ``"busy"`` when ``skip_locked`` and another worker
+    holds the table.
+    """
+    moment = _now(now)
+    with transaction.atomic():
+        table = Table.objects.select_for_update(skip_locked=skip_locked).filter(pk=table_id).first()
+        if table is None:
+            return "busy" if skip_locked and Table.objects.filter(pk=table_id).exists() else "closed"
+        if table.mode not in ONLINE_MODES:
+            return "closed"
+        if table.status == Table.Status.WAITING:
+            return wake_waiting(table, moment)
+        return "started" if table.status in (Table.Status.PLAYING, Table.Status.FINISHED) else "closed"
+
+
+def simulated_name(table_id: int, index: int, taken: set[str]) -> str:
+    """A generated display name for a simulated player (seeded by table and seat: stable)."""
+    rng = random.Random(f"tapete-simulated:{table_id}:{index}")
+    for _ in range(50):
+        name = f"{rng.choice(SIMULATED_NAMES)}{rng.randint(10, 99)}"
+        if name.lower() not in taken:
+            return name
+    return f"jugador{table_id % 1000}_{index}"  # pragma: no cover
+
+
+def _fill_with_simulated(table: Table, moment: datetime) -> None:
+    """PF-16, PF-51: simulated players (bots shown as players) take every empty seat; it starts."""
+    seats = list(table.seats.all())
+    taken_names = {s.name.lower() for s in seats}
+    used = {s.index for s in seats}
+    for index in range(table.num_players):
+        if index in used:
+            continue
+        name = simulated_name(table.pk, index, taken_names)
+        taken_names.add(name.lower())
+        Seat.objects.create(
+            table=table, index=index, kind=Seat.Kind.SIMULATED, name=name, bot_level=SIMULATED_LEVEL
+        )
+    table.simulated = True
+    table.save(update_fields=["simulated"])
+    _start(table, moment)
+
+
+def _cancel(table: Table, moment: datetime) -> None:
+    """PF-18, PF-52: cancel a buy-in table that did not fill; every entry is refunded once."""
+    from cardgames.matchmaking.models import QueueEntry
+
+    refunded = cancel_pot(pot=table.pot_id)  # an open pot only: a started game is never ended here
+    stake = stake_of(table)
+    users = {b.user_id for b in refunded} | set(
+        table.seats.filter(user__isnull=False).values_list("user_id", flat=True)
+    )
+    QueueEntry.objects.filter(table=table, status=QueueEntry.Status.SEATED).update(
+        status=QueueEntry.Status.CANCELLED, reason="table_cancelled", ended_at=moment
+    )
+    _close(table, moment)
+    broadcast.to_users(
+        sorted(users),
+        {
+            "type": "queue",
+            "state": "cancelled",
+            "code": "table_cancelled",
+            "table": table.pk,
+            "refunded": stake,
+        },
+    )
+
+
+def _close_empty(table: Table, moment: datetime) -> None:
+    if table.pot_id is not None:
+        cancel_pot(pot=table.pot_id)  # nobody is seated: nothing to refund, the pot is closed
+    _close(table, moment)
+
+
+# -- leaving ------------------------------------------------------------------------------------------
+def stand_up(*, table_id: int, user_id: int, now: datetime | None = None) -> int:
+    """A person stands up from a waiting online table; the buy-in entry comes back at once (PF-57).
+
+    Lock: the Table row, the queue entry, then (buy-in) the pot and the accounts. After the
+    start nobody stands up (``not_waiting``; PF-63: the seat keeps its place and a buy-in
+    entry stays in the pot). An emptied table closes. Returns the coins given back.
+    """
+    from cardgames.matchmaking.models import QueueEntry
+
+    moment = _now(now)
+    with transaction.atomic():
+        table = _lock_waiting_online(table_id, refusal="not_waiting")
+        seat = table.seats.filter(user_id=user_id).first()
+        if seat is None:
+            raise TableError("not_seated")
+        returned = 0
+        if table.pot_id is not None:
+            returned = economy_stand_up(user=UserRef(user_id), pot=table.pot_id).amount
+        seat.delete()
+        QueueEntry.objects.filter(table=table, user_id=user_id, status=QueueEntry.Status.SEATED).update(
+            status=QueueEntry.Status.LEFT, ended_at=moment
+        )
+        if not table.seats.exists():
+            _close_empty(table, moment)
+        else:
+            _touch(table, moment)
+            _tell_seated(table, moment)
+        return returned
+
+
+# -- the admin's abort ------------------------------------------------------------------------------------
+def abort_table(*, table_id: int, actor: Any, reason: str, now: datetime | None = None) -> int:
+    """An admin aborts a buy-in table's game (waiting or playing) and refunds every entry once.
+
+    The explicit action for a game that cannot finish: nobody else may take a started buy-in
+    entry back (PF-63), and the fill-deadline task never ends a game in progress. Lock: the
+    Table row, then the pot and the accounts (``abort_pot``: staff and a reason required).
+    A finished game is settled, not aborted (``not_playing``). Returns the entries refunded.
+    """
+    from cardgames.matchmaking.models import QueueEntry
+
+    moment = _now(now)
+    with transaction.atomic():
+        table = _lock(table_id)
+        assert table is not None
+        if table.pot_id is None:
+            raise TableError("bad_mode")
+        if table.status not in (Table.Status.WAITING, Table.Status.PLAYING):
+            raise TableError("not_playing")
+        try:
+            refunded = abort_pot(pot=table.pot_id, actor=actor, reason=reason)
+        except EconomyError as exc:
+            raise TableError(exc.code, exc.message) from None
+        QueueEntry.objects.filter(table=table, status=QueueEntry.Status.SEATED).update(
+            status=QueueEntry.Status.CANCELLED, reason="table_aborted", ended_at=moment
+        )
+        _close(table, moment)
+        broadcast.to_users(
+            [b.user_id for b in refunded],
+            {
+                "type": "queue",
+                "state": "cancelled",
+                "code": "table_aborted",
+                "table": table.pk,
+                "refunded": stake_of(table),
+            },
+        )
+        return len(refunded)

@@ -1,0 +1,163 @@
+"""Reads of live tables: each viewer's envelope, chat, replays, the shuffle verifier.
+
+A view is always computed for its viewer by the engine (``engine.view(state, seat)``,
+spectators ``seat=None``) and wrapped in one envelope shared by the five games, so the
+browser shell is common (docs/protocol.md). Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.identity import Player
+from cardgames.engines import IllegalAction, get_engine
+
+from . import envelopes
+from .errors import TableError
+from .models import ActionLog, ChatMessage, Invitation, Seat, Table
+from .services import chat_message_dict, invitation_dict
+
+CHAT_HISTORY = 50
+
+
+def get_table(table_id: Any) -> Table:
+    if isinstance(table_id, bool) or not isinstance(table_id, int):
+        raise TableError("no_such_table")
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise TableError("no_such_table")
+    return table
+
+
+def table_version(table_id: int) -> int | None:
+    """The table's version alone (None if there is no such table): what a heartbeat compares."""
+    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+
+
+def seat_for(table: Table, player: Player | None) -> Seat | None:
+    if player is None:
+        return None
+    return next((s for s in table.seats.all() if s.player_key == player.key), None)
+
+
+def table_view_for(*, table: Table, viewer: Player | None) -> dict[str, Any]:
+    """The envelope for ``viewer`` (None: an anonymous spectator) at the table's current version."""
+    seats = list(table.seats.all())
+    last = ActionLog.objects.filter(table=table).order_by("-seq").first()
+    return envelopes.envelope_for(table, seats, envelopes.last_move(last), viewer.key if viewer else None)
+
+
+def chat_history(*, table: Table, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:
+    messages = list(ChatMessage.objects.filter(table=table).order_by("-id")[:limit])
+    return [chat_message_dict(m) for m in reversed(messages)]
+
+
+def pending_invitations(*, user_id: int) -> QuerySet[Invitation]:
+    return (
+        Invitation.objects.filter(
+            recipient_id=user_id, status=Invitation.Status.PENDING, expires_at__gt=timezone.now()
+        )
+        .exclude(table__status=Table.Status.CLOSED)
+        .select_related("table", "sender", "recipient")
+        .order_by("-created_at")
+    )
+
+
+def pending_invitation_dicts(*, user_id: int) -> list[dict[str, Any]]:
+    return [invitation_dict(i) for i in pending_invitations(user_id=user_id)]
+
+
+def running_tables(*, player: Player) -> QuerySet[Table]:
+    """The live tables where ``player`` holds a seat (to go back to)."""
+    return (
+        Table.objects.filter(seats__player_key=player.key)
+        .exclude(status=Table.Status.CLOSED)
+        .order_by("-last_activity_at")
+    )
+
+
+# -- after the game: replay and the shuffle verifier -------------------------------------
+def replay_states(table: Table) -> list[tuple[ActionLog | None, Any]]:
+    """Every state of the game, rebuilt from the seed and the log: (log row or None for the deal, state)."""
+    eng = get_engine(table.game)
+    state = eng.new_game(table.num_players, seed=table.seed, options=table.options)
+    states: list[tuple[ActionLog | None, Any]] = [(None, state)]
+    for row in ActionLog.objects.filter(table=table).order_by("seq"):
+        state, _events = eng.apply(state, row.seat, row.action)
+        states.append((row, state))
+    return states
+
+
+def replay_for(*, table: Table, viewer: Player | None) -> dict[str, Any]:
+    """A finished game step by step, as ``viewer`` was entitled to see each step.
+
+    A seated player sees their own seat's view at every step, everyone else the
+    spectator's; the engines decide what a view shows (e.g. hands revealed at the end).
+    """
+    if table.status not in (Table.Status.FINISHED, Table.Status.CLOSED) or table.state is None:
+        raise TableError("not_finished")
+    eng = get_engine(table.game)
+    mine = seat_for(table, viewer)
+    index = mine.index if mine is not None else None
+    steps = []
+    for row, state in replay_states(table):
+        steps.append(
+            {
+                "seq": row.seq if row else 0,
+                "seat": row.seat if row else None,
+                "type": row.action.get("type") if row else "deal",
+                "source": row.source if row else None,
+                "at": envelopes.ms(row.at.timestamp()) if row else None,
+                "view": eng.view(state, index),
+            }
+        )
+    return {
+        "id": table.pk,
+        "game": table.game,
+        "seat": index,
+        "seats": [{"seat": s.index, "name": s.name, "kind": s.kind} for s in table.seats.all()],
+        "result": table.result,
+        "steps": steps,
+    }
+
+
+def verify_table(*, table: Table) -> dict[str, Any]:
+    """The public shuffle check: the revealed seed hashes to the published commitment, and the
+    action log replayed from that seed reaches the stored final state."""
+    if table.status not in (Table.Status.FINISHED, Table.Status.CLOSED) or table.state is None:
+        raise TableError("not_finished")
+    eng = get_engine(table.game)
+    seed_ok = hashlib.sha256(table.seed.encode()).hexdigest() == table.seed_hash
+    actions = ActionLog.objects.filter(table=table).count()
+    try:
+        final = replay_states(table)[-1][1]
+    except (IllegalAction, ValueError):  # the log does not replay from this seed: a tampered game
+        final = None
+    replay_ok = final is not None and eng.dump(final) == table.state
+    return {
+        "id": table.pk,
+        "game": table.game,
+        "seed": table.seed,
+        "seed_hash": table.seed_hash,
+        "seed_matches_hash": seed_ok,
+        "actions": actions,
+        "replay_matches_final_state": replay_ok,
+        "result_matches": replay_ok and eng.is_over(final) and eng.result(final) == table.result,
+        "ok": seed_ok and replay_ok,
+    }
+
+
+# -- after the game: a player's finished games (the profile's «Partidas») -----------------------
+def finished_games(*, user_id: int) -> QuerySet[Any]:
+    """The finished games where the user held a seat (``GameResult`` rows), newest first."""
+    from .models import GameResult
+
+    return (
+        GameResult.objects.filter(table__seats__user_id=user_id)
+        .select_related("table")
+        .order_by("-finished_at", "-pk")
+    )
