@@ -1,9 +1,15 @@
 from django.urls import path
 
-from . import views
+from . import replay, views
 
 app_name = "frontend"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views.manifest, name="manifest"),
+    path("sin-conexion/", views.offline, name="offline"),
     path("reglas/<slug:slug>/", views.rules, name="rules"),
+    path("mesa/", views.join_by_code, name="join_by_code"),
+    path("mesa/<str:code>/", views.table_page, name="table"),
+    path("partida/<int:table_id>/repeticion/", replay.replay_page, name="replay"),
 ]

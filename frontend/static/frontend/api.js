@@ -1,0 +1,34 @@
+// The JSON API from the pages: the session's CSRF token, JSON in and out, errors as Error(detail).
+
+let token = null;
+
+async function csrfToken(refresh = false) {
+  if (token && !refresh) return token;
+  const response = await fetch("/api/auth/csrf", { credentials: "same-origin" });
+  token = (await response.json()).csrfToken;
+  return token;
+}
+
+export async function api(method, url, body) {
+  const send = async (refresh) =>
+    fetch(url, {
+      method,
+      credentials: "same-origin",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "X-CSRFToken": method === "GET" ? "" : await csrfToken(refresh),
+      },
+      body: body === undefined || method === "GET" ? undefined : JSON.stringify(body),
+    });
+  let response = await send(false);
+  if (response.status === 403 && method !== "GET") response = await send(true); // a rotated token
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = new Error(data.detail || response.statusText);
+    error.code = data.code;
+    throw error;
+  }
+  return data;
+}

@@ -1,0 +1,496 @@
+// The live table page of every game (issues 10 and 12): one socket, one envelope, one game module.
+//
+// The server sends each viewer its own envelope (cardgames/tables/selectors.py, docs/protocol.md):
+// seats, whose turn, timers with absolute deadlines, the viewer's legal actions and the engine's
+// view. This module is the shell shared by the five games: the connection and its reconnect
+// banner, the seats strip with the turn marker (and the simulated-player marker), absolute-time
+// countdowns, the last-move line, chat, the waiting room, the spectator notice and the result
+// screen. The game itself (hand, table centre, the game's controls) is drawn by a game module.
+//
+// == The game-module interface (also in docs/protocol.md, "The table page's game modules") ==
+// table.js imports ./games/<name>.js (one_card -> onecard.js; pika, puteo, skyjo, guandan) and calls
+//   export function createGame(ctx) -> { render(envelope), tick?(now) }
+// once, before the first envelope. ctx holds:
+//   root            the element #game-area; the module owns everything inside it
+//   el(tag, attrs, ...children)   render.js's element helper (text only through `text`)
+//   t(key, params)  the page's translated words (frontend/table_strings.py)
+//   seatName(seat)  a seat's display name, "(tú)" for the viewer
+//   cardLabel(code) a card's spoken name ("7 de corazones"), for aria-labels and messages
+//   cardFace(code, game, opts), cardBack(game, opts)   cards.js (opts: selected, playable,
+//                   interactive, label, faceDown, small); the game's name is ctx.game
+//   sendAction(action)  sends one action object exactly as `legal` gives it (or a game's unlisted
+//                   action such as Pika's reorder) with a fresh action_id; returns false when the
+//                   socket is down. It disables every `.legal` control in root until the next render.
+//   legalActions()  the viewer's legal actions now ([] for a spectator or when it is not their turn)
+//   envelope()      the last envelope; now() the server's clock in epoch ms (for countdowns)
+//   reducedMotion() true when the player asked for less motion (animations are then skipped)
+//   game, strings   config.game ("one_card" …) and the raw strings
+// render(envelope) is called on every snapshot, also a finished one (the result screen is the
+// shell's; the module may show the revealed hands). tick(now) runs every 250 ms for countdowns.
+// A spectator has you.role "spectator" and view.hand null: draw no hand and no controls.
+// Convention for tests and the keyboard: every enabled control that sends a legal action, or
+// opens the choice that sends one, has the class `legal`; controls of a pending choice (a suit
+// picker) come first in DOM order; cards that act are <button>s (cardFace does that); the
+// viewer's own cards are inside an element with id="hand", each with data-card.
+// If the module fails to load (or throws while drawing), the page falls back to render.js's
+// generic drawing with one button per legal action (`.legal` too): the table stays playable.
+// The page's address with ?ui=plain shows that generic drawing on purpose.
+//
+// User text (names, chat) only ever goes through textContent.
+import { api } from "./api.js";
+import { cardBack, cardFace, cardName, setCardWords } from "./cards.js";
+import { createRenderer, el, FRENCH_SUITS } from "./render.js";
+
+const config = JSON.parse(document.getElementById("table-config").textContent);
+const S = config.strings;
+const $ = (id) => document.getElementById(id);
+
+const HEARTBEAT_MS = 5000;
+const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+
+let socket = null;
+let env = null; // the last envelope
+let clockOffset = 0; // server time - local time, in ms
+let retries = 0;
+let heartbeat = null;
+let closedForGood = false;
+let actionCounter = 0;
+
+// -- words ------------------------------------------------------------------------------------
+const { t, seatName, cardLabel, posLabel, comboLabel, seatBadges, ...draw } = createRenderer({
+  game: config.game,
+  strings: S,
+  getEnv: () => env,
+});
+setCardWords(t);
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// One readable label per legal action (design.md: actions on the wire).
+function actionLabel(action) {
+  const view = env.view || {};
+  switch (action.type) {
+    case "play":
+      if (action.cards) return t("act_play_cards", { cards: action.cards.map((c) => cardLabel(c)).join(" "), combo: comboLabel(action.interp) });
+      if (action.suit) return t("act_play_suit", { card: cardLabel(action.card), suit: FRENCH_SUITS[action.suit] });
+      if (action.colour) return t("act_play_colour", { card: cardLabel(action.card), colour: t(`colour_${action.colour}`) });
+      return t("act_play", { card: cardLabel(action.card) });
+    case "draw":
+      if (config.game === "skyjo") return t("act_draw_deck");
+      if (config.game === "one_card" && view.attack) return t("act_draw_n", { n: view.attack.amount });
+      return t("act_draw");
+    case "take_stack":
+      return t("act_take_stack", { n: view.stack ?? "" });
+    case "catch":
+      return t("act_catch", { name: seatName(action.target) });
+    case "bid":
+      return t("act_bid", { k: action.k });
+    case "reveal":
+      return t("act_reveal", { pos: posLabel(action.pos) });
+    case "take_discard":
+      return t("act_take_discard", { card: cardLabel(view.discard_top) });
+    case "swap":
+      return t("act_swap", { pos: posLabel(action.pos) });
+    case "discard_and_reveal":
+      return t("act_discard_and_reveal", { pos: posLabel(action.pos) });
+    case "return":
+      return t("act_return", { card: cardLabel(action.card) });
+    default:
+      return S[`act_${action.type}`] ? t(`act_${action.type}`) : action.type;
+  }
+}
+
+// The order of the buttons: what cannot wait first (calls, catches, confirmations); Skyjo's
+// face-down places before the open ones. Otherwise the engine's own order.
+const URGENT = { call_one_card: 0, call_pika: 0, catch: 1, confirm: 0, ready: 0 };
+function actionRank(action) {
+  if (action.type in URGENT) return URGENT[action.type];
+  if (config.game === "skyjo" && "pos" in action) {
+    const mine = env.view.grids?.[env.you.seat];
+    return mine && mine[action.pos] === "hidden" ? 2 : 3;
+  }
+  return 2;
+}
+
+// -- the socket -------------------------------------------------------------------------------
+function socketUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${config.socket}`;
+}
+
+function connect() {
+  socket = new WebSocket(socketUrl());
+  socket.addEventListener("open", () => {
+    retries = 0;
+    showBanner("");
+    clearInterval(heartbeat);
+    heartbeat = setInterval(() => send({ type: "sync", version: env ? env.version : null }), HEARTBEAT_MS);
+  });
+  socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
+  socket.addEventListener("close", (event) => {
+    if (event.target !== socket) return; // a socket already replaced after the network came back
+    clearInterval(heartbeat);
+    if (closedForGood || event.code === 4401 || event.code === 4404) {
+      closedForGood = true;
+      if (!$("notice").textContent) showNotice(t("refused"));
+      return;
+    }
+    showBanner(t("reconnecting"));
+    const wait = BACKOFF_MS[Math.min(retries, BACKOFF_MS.length - 1)] * (0.75 + Math.random() / 2);
+    retries += 1;
+    setTimeout(connect, wait);
+  });
+}
+
+// The browser knows when the network goes: say so at once (a dead socket may not close for
+// minutes), and when it comes back open a fresh socket instead of waiting on the old one.
+window.addEventListener("offline", () => {
+  if (!closedForGood) showBanner(t("reconnecting"));
+});
+window.addEventListener("online", () => {
+  if (closedForGood || !socket || socket.readyState > WebSocket.OPEN) return; // closed: its backoff reconnects
+  const old = socket;
+  clearInterval(heartbeat);
+  retries = 0;
+  connect();
+  if (old) old.close();
+});
+
+function send(frame) {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(frame));
+    return true;
+  }
+  return false;
+}
+
+function sendAction(action) {
+  actionCounter += 1;
+  const id = `${Date.now().toString(36)}-${actionCounter}-${Math.random().toString(36).slice(2, 8)}`;
+  if (!env || !send({ type: "action", action, action_id: id, version: env.version })) return false;
+  // one move per snapshot: the controls come back with the next render (a snapshot or an error)
+  if (action.type !== "reorder") for (const control of $("game-area").querySelectorAll(".legal")) control.disabled = true;
+  return true;
+}
+
+// -- the game module ------------------------------------------------------------------------------
+const MODULES = { one_card: "onecard", pika: "pika", puteo: "puteo", skyjo: "skyjo", guandan: "guandan" };
+let game = null; // { render(envelope), tick?(now) } once loaded; the generic drawing otherwise
+const generic = $("game-area").cloneNode(true); // the fallback's own nodes, kept for a module that breaks
+
+// A module that throws while drawing gives the table back to the generic buttons for good.
+function dropGame(error) {
+  console.error("game module", error);
+  game = null;
+  $("game-area").replaceChildren(...generic.cloneNode(true).childNodes);
+}
+
+// ?ui=plain keeps the generic drawing: the fallback stays testable for every game
+const PLAIN = new URLSearchParams(location.search).get("ui") === "plain";
+
+const gameReady = (async () => {
+  const name = MODULES[config.game];
+  if (!name || PLAIN) return;
+  try {
+    const module = await import(`./games/${name}.js`);
+    const root = $("game-area");
+    const ctx = {
+      root,
+      el,
+      t,
+      seatName,
+      cardLabel: (code) => cardName(code, config.game),
+      cardFace,
+      cardBack,
+      sendAction,
+      legalActions: () => (env && env.you.role !== "spectator" ? [...env.legal] : []),
+      envelope: () => env,
+      now: () => Date.now() + clockOffset,
+      reducedMotion,
+      game: config.game,
+      strings: S,
+    };
+    root.replaceChildren();
+    root.classList.add(`game-${name}`);
+    game = module.createGame(ctx);
+  } catch (error) {
+    dropGame(error); // the generic buttons still play the game
+  }
+})();
+
+function onFrame(frame) {
+  switch (frame.type) {
+    case "snapshot":
+      if (!env || frame.version >= env.version || frame.table.status !== env.status) render(frame.table);
+      break;
+    case "error":
+      if (frame.code === "identity_required" || frame.code === "guests_not_allowed" || frame.code === "no_such_table") closedForGood = true;
+      if (frame.code !== "stale") showNotice(t("error", { message: frame.message }));
+      if (env) render(env); // enable the buttons again; a stale action gets a snapshot next
+      break;
+    case "chat":
+      addChat(frame.message);
+      break;
+    case "chat_history":
+      $("chat-log").replaceChildren();
+      for (const message of frame.messages) addChat(message);
+      break;
+    default:
+      break; // ack, pong: the snapshot that follows says it all
+  }
+}
+
+// -- rendering --------------------------------------------------------------------------------
+function showBanner(text) {
+  $("banner").textContent = text;
+  $("banner").hidden = !text;
+}
+
+function showNotice(text) {
+  $("notice").textContent = text;
+}
+
+function render(envelope) {
+  env = envelope;
+  gameReady.then(paint);
+}
+
+function paint() {
+  const envelope = env;
+  clockOffset = envelope.server_time - Date.now();
+  const root = $("table-app");
+  root.dataset.version = envelope.version;
+  root.dataset.status = envelope.status;
+  root.dataset.seat = envelope.you.seat ?? "";
+  root.dataset.role = envelope.you.role;
+  root.dataset.phase = envelope.view?.phase ?? "";
+  const waiting = envelope.status === "waiting";
+  $("waiting").hidden = !waiting;
+  $("board").hidden = waiting;
+  if (waiting) return renderWaiting();
+  renderTurn();
+  renderTimers();
+  renderSeats();
+  renderLastMove();
+  $("spectator-notice").hidden = envelope.you.role !== "spectator";
+  if (game) {
+    try {
+      game.render(envelope);
+    } catch (error) {
+      dropGame(error);
+    }
+  }
+  if (!game) {
+    renderPublic();
+    renderHand();
+    renderActions();
+  }
+  renderResult();
+}
+
+// The waiting room: seats filling live, the host's bots and start (PF-22 – PF-25).
+function renderWaiting() {
+  const list = $("wait-seats");
+  list.replaceChildren();
+  const bySeat = new Map(env.seats.map((s) => [s.seat, s]));
+  for (let index = 0; index < env.num_players; index += 1) {
+    const seat = bySeat.get(index);
+    const item = el("li", { class: seat ? "filled" : "empty", "data-seat": index });
+    if (seat) {
+      item.append(el("span", { class: "seat-name", text: seatName(index) }), " ", seatBadges(seat));
+      if (env.is_host && index !== env.you.seat) {
+        const remove = el("button", { type: "button", class: "small secondary", text: t("remove") });
+        remove.addEventListener("click", () => hostCall("DELETE", `${config.api}/seats/${index}`));
+        item.append(" ", remove);
+      }
+    } else {
+      item.append(el("span", { class: "seat-name", text: t("empty_seat") }));
+      if (env.is_host) {
+        const select = el("select", { "aria-label": t("bot_level") });
+        for (const [value, label] of config.levels) select.append(el("option", { value, text: label, selected: value === "normal" }));
+        const add = el("button", { type: "button", class: "small", text: t("add_bot"), "data-testid": `add-bot-${index}` });
+        add.addEventListener("click", () => hostCall("POST", `${config.api}/bots`, { level: select.value, seat: index }));
+        item.append(" ", select, " ", add);
+      }
+    }
+    list.append(item);
+  }
+  const missing = env.num_players - env.seats.length;
+  $("wait-status").textContent = missing > 0 ? t("missing", { n: missing }) : env.is_host ? t("full") : t("host_starts");
+  $("host-controls").hidden = !env.is_host;
+  $("start-button").disabled = missing > 0;
+}
+
+async function hostCall(method, url, body) {
+  showNotice("");
+  try {
+    return await api(method, url, body);
+  } catch (error) {
+    showNotice(t("error", { message: error.message }));
+    return null;
+  }
+}
+
+function renderTurn() {
+  const line = $("turn-line");
+  if (env.result) {
+    line.textContent = t("result");
+  } else if (env.you.role === "spectator") {
+    line.textContent = `${t("spectating")} · ${env.to_act.length ? t("turn_of", { names: env.to_act.map(seatName).join(", ") }) : t("nobody_turn")}`;
+  } else if (env.to_act.includes(env.you.seat) && env.legal.length) {
+    line.textContent = t("your_turn");
+  } else {
+    line.textContent = env.to_act.length ? t("turn_of", { names: env.to_act.map(seatName).join(", ") }) : t("nobody_turn");
+  }
+  line.classList.toggle("mine", Boolean(env.legal.length));
+  line.classList.toggle("spectator", env.you.role === "spectator");
+}
+
+// Countdowns from the absolute deadlines, corrected by the server's clock.
+function renderTimers() {
+  const list = $("timers");
+  list.replaceChildren();
+  for (const timer of env.timers) {
+    const item = el("li", { class: "timer", "data-deadline": timer.deadline, "data-name": timer.name });
+    item.dataset.label = timer.seat === null || timer.seat === undefined ? t(`timer_${timer.name}`) : `${t(`timer_${timer.name}`)} · ${seatName(timer.seat)}`;
+    list.append(item);
+  }
+  tick();
+}
+
+function tick() {
+  const now = Date.now() + clockOffset;
+  if (game?.tick && env) {
+    try {
+      game.tick(now);
+    } catch (error) {
+      dropGame(error);
+      paint();
+    }
+  }
+  for (const item of $("timers").children) {
+    const left = Math.max(0, Math.ceil((Number(item.dataset.deadline) - now) / 1000));
+    item.textContent = t("seconds", { name: item.dataset.label, s: left });
+    item.classList.toggle("urgent", left <= 5);
+  }
+}
+setInterval(tick, 250);
+
+function renderSeats() {
+  draw.renderSeats($("seats"));
+}
+
+function renderPublic() {
+  draw.renderPublic($("public"));
+  $("public").querySelector(".last-move")?.remove(); // the shell's own line says it
+}
+
+function renderLastMove() {
+  const line = $("last-move");
+  const last = env.last;
+  line.textContent = last && last.seat !== null && last.seat !== undefined ? t("last_move", { name: seatName(last.seat), move: draw.moveLabel(last.type) }) : "";
+}
+
+function renderHand() {
+  draw.renderHand($("hand"), $("hand-box"));
+}
+
+function renderActions() {
+  const box = $("actions");
+  box.replaceChildren();
+  const seated = env.you.role !== "spectator" && env.you.seat !== null;
+  $("actions-box").hidden = !seated || Boolean(env.result);
+  if (!seated) return;
+  const legal = [...env.legal].map((action, index) => ({ action, index }));
+  legal.sort((a, b) => actionRank(a.action) - actionRank(b.action) || a.index - b.index);
+  const buttons = legal.map(({ action }) => {
+    const button = el("button", { type: "button", class: `action legal act-${action.type}`, text: actionLabel(action), "data-action": JSON.stringify(action) });
+    button.addEventListener("click", () => sendAction(action));
+    return button;
+  });
+  // PT-56: El Puteo's forbidden bid is shown, disabled.
+  const v = env.view || {};
+  if (config.game === "puteo" && v.forbidden_bid !== null && v.forbidden_bid !== undefined && env.legal.some((a) => a.type === "bid")) {
+    const at = buttons.findIndex((b) => JSON.parse(b.dataset.action).k > v.forbidden_bid);
+    const disabled = el("button", { type: "button", class: "action act-bid forbidden", disabled: true, text: t("act_bid_forbidden", { k: v.forbidden_bid }) });
+    buttons.splice(at < 0 ? buttons.length : at, 0, disabled);
+  }
+  if (!buttons.length) box.append(el("p", { class: "help", text: t("no_actions") }));
+  box.append(...buttons);
+}
+
+function renderResult() {
+  const box = $("result");
+  box.hidden = !env.result;
+  if (!env.result) return;
+  draw.renderResult(env.result, $("result-winners"), $("result-places"));
+  $("result-seed").textContent = env.seed ?? "";
+  $("result-hash").textContent = env.seed_hash ?? "";
+}
+
+// -- chat (PF-34): text only ------------------------------------------------------------------
+function addChat(message) {
+  const log = $("chat-log");
+  const name = message.guest ? `${message.name} (${S.kind_guest})` : message.name;
+  const item = el("li", {}, el("strong", { text: name }), ": ", el("span", { text: message.text }));
+  log.append(item);
+  while (log.children.length > 100) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (text && send({ type: "chat", text })) input.value = "";
+});
+
+// -- the waiting room's controls ----------------------------------------------------------------
+const shareButton = $("share-button");
+if (!navigator.share) shareButton.textContent = shareButton.dataset.copy;
+shareButton.addEventListener("click", async () => {
+  const title = document.title;
+  if (navigator.share) {
+    try {
+      await navigator.share({ title, text: t("share_text", { game: title }), url: config.link });
+      return;
+    } catch {
+      // dismissed, or not allowed here: copy instead
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(config.link);
+  } catch {
+    $("room-link").select();
+    document.execCommand("copy");
+  }
+  showNotice(t("copied"));
+});
+
+$("start-button").addEventListener("click", () => hostCall("POST", `${config.api}/start`, {}));
+// Usernames to invite as the host types (two letters or more), from /api/users.
+let suggestTimer = null;
+$("invite-name").addEventListener("input", () => {
+  clearTimeout(suggestTimer);
+  const typed = $("invite-name").value.trim();
+  if (typed.length < 2) return;
+  suggestTimer = setTimeout(async () => {
+    try {
+      const { results } = await api("GET", `/api/users?q=${encodeURIComponent(typed)}`);
+      $("invite-suggestions").replaceChildren(...results.map((name) => el("option", { value: name })));
+    } catch {
+      // suggestions are a help, not a need: typing the whole name still invites
+    }
+  }, 200);
+});
+$("invite-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const name = $("invite-name").value.trim();
+  if (!name) return;
+  if (await hostCall("POST", `${config.api}/invitations`, { username: name })) {
+    $("invite-name").value = "";
+    showNotice(t("invited", { name }));
+  }
+});
+
+showBanner(t("connecting"));
+connect();
