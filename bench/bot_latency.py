@@ -28,26 +28,26 @@ class Timed:
         self.bot, self.sink = bot, sink
 
     def choose(
-        self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
-    ) -> dict[str, Any] | None:
+        self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, memory: dict[str, Any]
+    ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
         start = time.perf_counter()
         try:
-            return self.bot.choose(view, legal, rng)
+            return self.bot.choose(view, legal, rng, memory)
         finally:
             self.sink.append(time.perf_counter() - start)
 
 
 def play(game: str, level: str, seed: int, sink: list[float]) -> None:
-    from cardgames.bots.driver import step
+    from cardgames.bots.driver import BotTable, step
 
     eng = get_engine(game)
     bots: list[Bot] = [Timed(get_bot(game, level), sink) for _ in range(4)]
-    rngs = [random.Random(f"{seed}:{seat}") for seat in range(4)]
+    table = BotTable(bots, [random.Random(f"{seed}:{seat}") for seat in range(4)], paced=False)
     state = eng.new_game(4, seed=seed, options={"turn_seconds": None})
     for _ in range(MAX_STEPS):
         if eng.is_over(state):
             return
-        state = step(eng, state, bots, rngs)
+        state = step(eng, state, table)
 
 
 def percentile(values: list[float], q: float) -> float:

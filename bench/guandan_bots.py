@@ -48,7 +48,7 @@ def play_match(job: tuple[str, str, int]) -> dict[str, Any]:
         for seat in eng.to_act(state):
             view, legal = eng.view(state, seat), eng.legal_actions(state, seat)
             start, cpu = time.perf_counter(), time.process_time()
-            action = bots[seat].choose(view, legal, rngs[seat])
+            action, _ = bots[seat].choose(view, legal, rngs[seat], {})  # Guandan bots keep no memory
             if levels[seat] == tested:
                 times.append(time.perf_counter() - start)
                 cpus.append(time.process_time() - cpu)

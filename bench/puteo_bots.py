@@ -46,7 +46,7 @@ def one_game(args: tuple[str, str, int]) -> dict[str, Any]:
             legal = eng.legal_actions(state, s)
             view = eng.view(state, s)
             start = time.perf_counter()
-            action = bots[s].choose(view, legal, rngs[s])
+            action, _ = bots[s].choose(view, legal, rngs[s], {})  # El Puteo bots keep no memory
             if s == seat and len(legal) > 1:
                 times.append(time.perf_counter() - start)
             if action is not None:
