@@ -58,3 +58,21 @@ def _fresh_cache() -> Iterator[None]:
     }
     with override_settings(CACHES=caches):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _tables_driven_by_the_tests(settings) -> None:  # type: ignore[no-untyped-def]
+    """Tests wake tables themselves (``services.wake_table(now=…)``): no in-process runner, no
+    Celery countdown tasks; tests of the runners start them explicitly."""
+    settings.TABLE_RUNNER = "manual"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer() -> Iterator[None]:
+    """A new channel layer for every test: channels_redis binds its locks to the event loop that
+    first used them, and pytest-asyncio runs each async test on a loop of its own."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

@@ -44,7 +44,7 @@ def test_database_refuses_a_case_variant_even_past_the_form() -> None:
         User.objects.create_user(username="aNA", password=GOOD_PASSWORD)
 
 
-@pytest.mark.parametrize("bad", ["ab", "a" * 21, "ana maria", "ana-maria", "ñandú", "", "ana!"])
+@pytest.mark.parametrize("bad", ["ab", "a" * 21, "ana maria", "ana-maria", "___", "", "ana!"])
 def test_invalid_usernames_are_refused_with_a_message(client: Client, bad: str) -> None:
     response = signup(client, bad)
     assert response.status_code == 400

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cardgames.bots import get_bot
-from cardgames.bots.driver import step
+from cardgames.bots.driver import BotTable, step
 from cardgames.bots.guandan import BOTS
 from cardgames.engines import get_engine
 from tests.engines.test_guandan_helpers import game, pass_, play
@@ -22,7 +22,7 @@ ENG = get_engine("guandan")
 def _run(levels: list[str], seed: int, steps: int) -> list[Any]:
     """Drive a seeded game for ``steps`` moves, checking each bot answer is legal; return the dumps."""
     bots = [get_bot("guandan", lv) for lv in levels]
-    rngs = [random.Random(f"{seed}:{s}") for s in range(4)]
+    table = BotTable(bots, [random.Random(f"{seed}:{s}") for s in range(4)], paced=False)
     state = ENG.new_game(4, seed=seed, options={"turn_seconds": None})
     dumps = []
     for _ in range(steps):
@@ -30,9 +30,10 @@ def _run(levels: list[str], seed: int, steps: int) -> list[Any]:
             break
         for seat in ENG.to_act(state):
             legal = ENG.legal_actions(state, seat)
-            action = bots[seat].choose(ENG.view(state, seat), legal, random.Random(seed))
+            action, memory = bots[seat].choose(ENG.view(state, seat), legal, random.Random(seed), {})
+            assert memory == {}  # Guandan bots remember nothing between moves
             assert action is None or action in legal
-        state = step(ENG, state, bots, rngs)
+        state = step(ENG, state, table)
         dumps.append(ENG.dump(state))
     return dumps
 
@@ -57,7 +58,7 @@ def test_bots_are_deterministic() -> None:
 
 def _choose(level: str, state: Any, seat: int) -> dict[str, Any] | None:
     bot = BOTS[level]()
-    return bot.choose(ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(0))
+    return bot.choose(ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(0), {})[0]
 
 
 def test_easy_leads_its_lowest_single_and_never_bombs_a_single() -> None:

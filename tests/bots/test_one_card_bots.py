@@ -54,7 +54,7 @@ def table(hands: list[list[str]], top: str, **kw: Any) -> Any:
 
 def ask(level: str, state: Any, seat: int, seed: int = 0) -> dict[str, Any] | None:
     bot = BOTS[level]()
-    return bot.choose(ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(seed))
+    return bot.choose(ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(seed), {})[0]
 
 
 # -- contract ----------------------------------------------------------------------------
@@ -66,6 +66,7 @@ def test_bots_always_choose_legal_actions_and_act_when_obliged(level: str) -> No
         levels = [level, *random.Random(seed).choices(LEVELS, k=n - 1)]
         bots = [get_bot("one_card", lv) for lv in levels]
         rngs = [random.Random(f"{seed}:{s}") for s in range(n)]
+        memories: list[dict[str, Any]] = [{} for _ in range(n)]
         state = ENG.new_game(n, seed=seed, options={"turn_seconds": None})
         for _ in range(3000):
             if ENG.is_over(state):
@@ -73,7 +74,7 @@ def test_bots_always_choose_legal_actions_and_act_when_obliged(level: str) -> No
             acted = False
             for seat in ENG.to_act(state):
                 view, legal = ENG.view(state, seat), ENG.legal_actions(state, seat)
-                action = bots[seat].choose(view, legal, rngs[seat])
+                action, memories[seat] = bots[seat].choose(view, legal, rngs[seat], memories[seat])
                 if action is None:
                     assert seat != view["turn"], "the turn player must play or draw"
                     continue
@@ -129,9 +130,10 @@ def test_easy_catches_about_half_the_windows_and_keeps_its_mind() -> None:
     caught = 0
     for seed in range(400):
         bot, rng = EasyBot(), random.Random(seed)
-        first = bot.choose(ENG.view(state, 0), ENG.legal_actions(state, 0), rng)
-        again = [bot.choose(ENG.view(state, 0), ENG.legal_actions(state, 0), rng) for _ in range(5)]
-        assert all(a == first for a in again)
+        first, memory = bot.choose(ENG.view(state, 0), ENG.legal_actions(state, 0), rng, {})
+        for _ in range(5):
+            again, memory = bot.choose(ENG.view(state, 0), ENG.legal_actions(state, 0), rng, memory)
+            assert again == first
         caught += first is not None
     assert 150 < caught < 250
 
@@ -150,17 +152,17 @@ def test_easy_forgets_about_one_call_in_five() -> None:
     state = table([["2H", "3S"], ["5D", "6D", "8D"]], "9H")
     forgot = sum(ask("easy", state, 0, seed) != {"type": "call_one_card"} for seed in range(500))
     assert 60 < forgot < 140
-    bot = EasyBot()
-    bot._forgetting = True  # it already decided not to call at two cards
+    memory = {"forgetting": True}  # it already decided not to call at two cards
     window = table([["3S"], ["5D", "6D", "8D"]], "2H", windows=[(0, 1)], turn=1)
-    assert bot.choose(ENG.view(window, 0), ENG.legal_actions(window, 0), random.Random(0)) is None
+    action, _ = EasyBot().choose(ENG.view(window, 0), ENG.legal_actions(window, 0), random.Random(0), memory)
+    assert action is None
 
 
 def test_a_bot_with_nothing_obliged_may_pass() -> None:
     """bots/__init__: None only for optional moments; a seat without any action gets None."""
     state = table([["2S", "3S", "4S"], ["5D", "6D", "8D"]], "9H")
     for level in LEVELS:
-        assert BOTS[level]().choose(ENG.view(state, 1), [], random.Random(0)) is None
+        assert BOTS[level]().choose(ENG.view(state, 1), [], random.Random(0), {})[0] is None
 
 
 # -- OC-63 tips and OC-64 mistakes -------------------------------------------------------------

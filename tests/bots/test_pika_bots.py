@@ -35,7 +35,7 @@ def choice(level: str, state: Any, seat: int, seed: int = 0, search: bool = Fals
     bot = BOTS[level]()
     if isinstance(bot, HardBot):
         bot.search = search
-    return bot.choose(ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(seed))
+    return bot.choose(ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(seed), {})[0]
 
 
 def play(state: Any, seat: int, card: str, colour: str | None = None) -> Any:
@@ -57,6 +57,7 @@ def test_bots_always_choose_a_legal_action(players: int) -> None:
     for seed in range(25):
         bots = [get_bot("pika", level) for level in levels]
         rngs = [random.Random(f"{seed}:{seat}") for seat in range(players)]
+        memories: list[dict[str, Any]] = [{} for _ in range(players)]
         # timers on: the lapsing countdown and turn timeouts happen too
         state = ENG.new_game(players, seed=seed, options={"turn_seconds": 30})
         for _ in range(5000):
@@ -65,7 +66,9 @@ def test_bots_always_choose_a_legal_action(players: int) -> None:
             moved = False
             for seat in ENG.to_act(state):
                 legal = ENG.legal_actions(state, seat)
-                action = bots[seat].choose(ENG.view(state, seat), legal, rngs[seat])
+                action, memories[seat] = bots[seat].choose(
+                    ENG.view(state, seat), legal, rngs[seat], memories[seat]
+                )
                 if action is None:
                     assert legal == [{"type": "call_pika"}], "only an optional call may be let pass"
                     continue
@@ -170,7 +173,7 @@ def test_normal_keeps_black_cards_and_follows_its_longest_colour() -> None:
     state = deal([["W", "R3", "G7", "G1", "G2"], FILLER[:5]], "R7")
     bot = NormalBot()
     bot.whim = 0.0
-    action = bot.choose(ENG.view(state, 0), ENG.legal_actions(state, 0), random.Random(1))
+    action, _ = bot.choose(ENG.view(state, 0), ENG.legal_actions(state, 0), random.Random(1), {})
     assert action == {"type": "play", "card": "G7"}  # number match into green, held most
 
 

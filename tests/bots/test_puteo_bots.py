@@ -30,8 +30,8 @@ def new(n: int, **options: Any) -> Any:
 
 def choose(level: str, state: Any, seat: int, seed: int = 0) -> dict[str, Any] | None:
     return get_bot("puteo", level).choose(
-        ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(seed)
-    )
+        ENG.view(state, seat), ENG.legal_actions(state, seat), random.Random(seed), {}
+    )[0]
 
 
 def checked_game(levels: list[str], seed: int, options: dict[str, Any]) -> dict[str, Any]:
@@ -42,7 +42,8 @@ def checked_game(levels: list[str], seed: int, options: dict[str, Any]) -> dict[
     while not ENG.is_over(state):
         seat = ENG.to_act(state)[0]
         legal = ENG.legal_actions(state, seat)
-        action = bots[seat].choose(ENG.view(state, seat), legal, rngs[seat])
+        action, memory = bots[seat].choose(ENG.view(state, seat), legal, rngs[seat], {})
+        assert memory == {}  # El Puteo bots remember nothing between moves
         assert action in legal, (levels[seat], action, legal)
         state = ENG.apply(state, seat, action)[0]
     result: dict[str, Any] = ENG.result(state)
@@ -76,7 +77,7 @@ def test_ready_in_pauses_and_nothing_without_a_legal_action(level: str) -> None:
     state = new(3, start_round=5)
     assert choose(level, state, A) == {"type": "ready"}
     bot = get_bot("puteo", level)
-    assert bot.choose(ENG.view(state, A), [], random.Random(0)) is None
+    assert bot.choose(ENG.view(state, A), [], random.Random(0), {}) == (None, {})
 
 
 def test_rule_card_takes_cheaply_and_sheds_safely() -> None:

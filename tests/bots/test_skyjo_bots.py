@@ -36,7 +36,8 @@ def state_from(grids: list[list[int]], starter: int, draw: list[int], **changes:
 
 def ask(bot: Any, state: Any, seat: int, seed: int = 0) -> dict[str, Any]:
     legal = eng.legal_actions(state, seat)
-    action = bot.choose(eng.view(state, seat), legal, random.Random(seed))
+    action, memory = bot.choose(eng.view(state, seat), legal, random.Random(seed), {})
+    assert memory == {}  # Skyjo bots remember nothing between moves
     assert action in legal
     return action
 
@@ -83,7 +84,7 @@ def test_bots_are_deterministic(level: str) -> None:
 def test_registry_and_nothing_to_choose() -> None:
     assert set(BOTS) == {"easy", "normal", "hard"}
     for level in LEVELS:
-        assert get_bot("skyjo", level).choose({}, [], random.Random(0)) is None
+        assert get_bot("skyjo", level).choose({}, [], random.Random(0), {}) == (None, {})
 
 
 def test_every_level_dismisses_the_score_screen() -> None:

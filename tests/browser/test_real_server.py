@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,23 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def wait_until_serving(
+    url: str, proc: subprocess.Popen[bytes], why: Callable[[], str], seconds: float = 120
+) -> None:
+    """Until daphne at ``url`` answers: a loaded CI box can take long to start it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            urllib.request.urlopen(url + "/", timeout=5)
+            return
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(why() or "daphne died") from None
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")
@@ -62,16 +79,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(url + "/", timeout=1)
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError(
-                        proc.stderr.read().decode() if proc.stderr else "daphne died"
-                    ) from None
-                time.sleep(0.1)
+        wait_until_serving(url, proc, lambda: proc.stderr.read().decode() if proc.stderr else "")
         yield url
     finally:
         proc.terminate()
@@ -105,5 +113,5 @@ def test_daphne_serves_pages_static_files_and_the_lobby_socket(page, server: str
     page.get_by_test_id("nav-profile").wait_for()
 
     hello, error = page.evaluate(OPEN_LOBBY)
-    assert hello == {"type": "hello", "you": {"kind": "user", "id": 1, "name": "Nico"}}
+    assert hello == {"type": "hello", "you": {"kind": "user", "id": "1", "name": "Nico"}, "invitations": []}
     assert error["type"] == "error" and error["code"] == "bad_json"

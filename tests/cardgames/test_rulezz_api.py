@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from cardgames.models import ScoreSheet
+from cardgames.rulezz.models import ScoreSheet
 
 pytestmark = pytest.mark.django_db
 
@@ -104,7 +104,7 @@ def test_sk39_bad_rounds_are_refused_and_change_nothing(
 def test_bad_player_lists_are_refused(api: Client, players: list) -> None:
     response = post(api, "/api/rulezz/sheets", {"players": players})
     assert response.status_code == 400 and response.json()["detail"]
-    assert api.get("/api/rulezz/sheets").json() == []
+    assert api.get("/api/rulezz/sheets").json()["results"] == []
 
 
 def test_malformed_bodies_are_400_not_500(api: Client) -> None:
@@ -120,11 +120,11 @@ def test_signed_up_users_keep_sheets_and_cannot_see_others(api: Client) -> None:
     api.defaults["HTTP_X_CSRFTOKEN"] = api.cookies["csrftoken"].value
     sheet = new_sheet(api)
     assert ScoreSheet.objects.get().owner.username == "Ana"
-    assert [s["id"] for s in api.get("/api/rulezz/sheets").json()] == [sheet]
+    assert [s["id"] for s in api.get("/api/rulezz/sheets").json()["results"]] == [sheet]
     other = Client()
     other.force_login(User.objects.create_user(username="Bea", password="mesa-verde-2026"))
     assert other.get(f"/api/rulezz/sheets/{sheet}").status_code == 404
-    assert other.get("/api/rulezz/sheets").json() == []
+    assert other.get("/api/rulezz/sheets").json()["results"] == []
 
 
 def test_guests_keep_sheets_in_their_session(api: Client) -> None:
@@ -134,4 +134,4 @@ def test_guests_keep_sheets_in_their_session(api: Client) -> None:
     assert api.get(f"/api/rulezz/sheets/{sheet}").json()["totals"]["Ana"] == 3
     assert Client().get(f"/api/rulezz/sheets/{sheet}").status_code == 404
     assert api.delete(f"/api/rulezz/sheets/{sheet}").status_code == 204
-    assert api.get("/api/rulezz/sheets").json() == []
+    assert api.get("/api/rulezz/sheets").json()["results"] == []

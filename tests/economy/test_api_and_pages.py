@@ -107,6 +107,7 @@ def test_admin_pot_audit_page_shows_entries_and_reconciles(client, staff, make_u
     pot = services.open_pot(reference="table:99", stake=250)
     services.buy_in(user=a, pot=pot)
     services.buy_in(user=b, pot=pot)
+    services.start_pot(pot=pot)
     services.settle_pot(pot=pot, results=[(a.pk, 1), (b.pk, 2)])
     html = client.get(reverse("admin:economy_pot_audit", args=[pot.pk])).content.decode()
     assert 'data-testid="reconciles"' in html and "table:99" in html
@@ -200,8 +201,24 @@ def test_cancel_task_on_a_settled_pot_does_nothing(make_user) -> None:
     user = make_user()
     pot = services.open_pot(reference="table:done", stake=100)
     services.buy_in(user=user, pot=pot)
+    services.start_pot(pot=pot)
     services.settle_pot(pot=pot, results=[(user.pk, 1)])
     assert cancel_pot_task.run(pot.pk) == 0
+
+
+def test_cancel_task_run_late_leaves_a_started_game_alone(make_user) -> None:
+    # given a buy-in table whose game started before its fill-deadline task ran (late, or
+    # redelivered by Celery's acks_late)
+    users = [make_user() for _ in range(2)]
+    pot = services.open_pot(reference="table:started", stake=100)
+    for user in users:
+        services.buy_in(user=user, pot=pot)
+    services.start_pot(pot=pot)
+    # when the task runs, then it refunds nothing and the game's settlement still works
+    assert cancel_pot_task.run(pot.pk) == 0
+    assert Pot.objects.get(pk=pot.pk).status == "started"
+    services.settle_pot(pot=pot, results=[(users[0].pk, 1), (users[1].pk, 2)])
+    assert [selectors.wallet_balance(user=u) for u in users] == [1100, 900]
 
 
 def test_audit_task_and_beat_schedule(make_user) -> None:

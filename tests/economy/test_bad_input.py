@@ -10,7 +10,7 @@ import pytest
 from economy import services
 from economy.audit import audit_ledger
 from economy.errors import EconomyError
-from economy.models import Account, BuyIn, Pot, Purchase, Transfer, XpAward
+from economy.models import Account, BuyIn, GameReward, Pot, Purchase, Transfer, XpAward
 from economy.services import SeatResult
 
 pytestmark = pytest.mark.django_db
@@ -20,16 +20,17 @@ def snapshot() -> tuple[Any, ...]:
     return (
         sorted(Account.objects.values_list("code", "balance")),
         Transfer.objects.count(),
-        sorted(Pot.objects.values_list("reference", "status")),
+        sorted(Pot.objects.values_list("reference", "status", "results")),
         sorted(BuyIn.objects.values_list("id", "status")),
         Purchase.objects.count(),
         XpAward.objects.count(),
+        sorted(GameReward.objects.values_list("reference", "seats")),
     )
 
 
 @pytest.fixture
 def world(make_user) -> dict[str, Any]:
-    rich, poor, admin = make_user(), make_user(), make_user(is_staff=True)
+    rich, poor, admin, other = make_user(), make_user(), make_user(is_staff=True), make_user()
     services.adjust_wallet(user=poor, amount=-950, actor=admin, reason="test: poor", request_id="poor")
     open_pot = services.open_pot(reference="table:open", stake=100)
     services.buy_in(user=rich, pot=open_pot)
@@ -38,7 +39,15 @@ def world(make_user) -> dict[str, Any]:
     services.cancel_pot(pot=cancelled)
     settled = services.open_pot(reference="table:settled", stake=100)
     services.buy_in(user=rich, pot=settled)
-    services.settle_pot(pot=settled, results=[(rich.pk, 1)])
+    services.buy_in(user=other, pot=settled)
+    services.start_pot(pot=settled)
+    services.settle_pot(pot=settled, results=[(rich.pk, 1), (other.pk, 2)])
+    started = services.open_pot(reference="table:started", stake=100)
+    services.buy_in(user=rich, pot=started)
+    services.start_pot(pot=started)
+    services.reward_game(
+        reference="game:done", game="pika", mode="online", seats=[SeatResult(rich.pk, 1), SeatResult(None, 2)]
+    )
     services.claim_daily_bonus(user=rich)
     empty = services.open_pot(reference="table:empty", stake=250)
     return {
@@ -48,6 +57,8 @@ def world(make_user) -> dict[str, Any]:
         "open": open_pot,
         "cancelled": cancelled,
         "settled": settled,
+        "started": started,
+        "other": other,
         "empty": empty,
     }
 
@@ -80,14 +91,50 @@ CASES: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
     (
         "settle-stranger",
         "invalid_results",
-        lambda w: services.settle_pot(pot=w["open"], results=[(w["poor"].pk, 1)]),
+        lambda w: services.settle_pot(pot=w["started"], results=[(w["poor"].pk, 1)]),
     ),
     (
         "settle-no-first-place",
         "invalid_results",
-        lambda w: services.settle_pot(pot=w["open"], results=[(w["rich"].pk, 2)]),
+        lambda w: services.settle_pot(pot=w["started"], results=[(w["rich"].pk, 2)]),
     ),
-    ("settle-empty-pot", "pot_empty", lambda w: services.settle_pot(pot=w["empty"], results=[])),
+    (
+        "settle-not-a-number",
+        "invalid_results",
+        lambda w: services.settle_pot(pot=w["started"], results=[(str(w["rich"].pk), 1)]),
+    ),
+    ("settle-empty-pot", "pot_not_started", lambda w: services.settle_pot(pot=w["empty"], results=[])),
+    (
+        "settle-never-started",
+        "pot_not_started",
+        lambda w: services.settle_pot(pot=w["open"], results=[(w["rich"].pk, 1)]),
+    ),
+    (
+        "settle-again-other-results-same-winner",
+        "pot_settled",
+        lambda w: services.settle_pot(pot=w["settled"], results=[(w["rich"].pk, 1), (w["other"].pk, 1)]),
+    ),
+    (
+        "settle-again-other-order-same-winner",
+        "pot_settled",
+        lambda w: services.settle_pot(pot=w["settled"], results=[(w["other"].pk, 2), (w["rich"].pk, 1)]),
+    ),
+    ("cancel-started", "pot_started", lambda w: services.cancel_pot(pot=w["started"])),
+    (
+        "abort-not-staff",
+        "not_staff",
+        lambda w: services.abort_pot(pot=w["started"], actor=w["poor"], reason="stuck"),
+    ),
+    (
+        "abort-no-reason",
+        "reason_required",
+        lambda w: services.abort_pot(pot=w["started"], actor=w["admin"], reason="  "),
+    ),
+    (
+        "abort-settled",
+        "pot_settled",
+        lambda w: services.abort_pot(pot=w["settled"], actor=w["admin"], reason="late"),
+    ),
     ("start-empty-pot", "pot_empty", lambda w: services.start_pot(pot=w["empty"])),
     (
         "adjust-zero",
@@ -151,6 +198,56 @@ CASES: list[tuple[str, str, Callable[[dict[str, Any]], Any]]] = [
             game="pika",
             mode="online",
             seats=[SeatResult(w["rich"].pk, 1), SeatResult(None, 3)],
+        ),
+    ),
+    (
+        "reward-again-other-places",
+        "idempotency_conflict",
+        lambda w: services.reward_game(
+            reference="game:done",
+            game="pika",
+            mode="online",
+            seats=[SeatResult(w["rich"].pk, 2), SeatResult(None, 1)],
+        ),
+    ),
+    (
+        "reward-again-extra-seat",
+        "idempotency_conflict",
+        lambda w: services.reward_game(
+            reference="game:done",
+            game="pika",
+            mode="online",
+            seats=[SeatResult(w["rich"].pk, 1), SeatResult(None, 2), SeatResult(w["other"].pk, 3)],
+        ),
+    ),
+    (
+        "reward-again-other-mode",
+        "idempotency_conflict",
+        lambda w: services.reward_game(
+            reference="game:done",
+            game="pika",
+            mode="friends",
+            seats=[SeatResult(w["rich"].pk, 1), SeatResult(None, 2)],
+        ),
+    ),
+    (
+        "reward-buyin-simulated-seat",
+        "humans_only",
+        lambda w: services.reward_game(
+            reference="game:buyin",
+            game="pika",
+            mode="buyin",
+            seats=[SeatResult(w["rich"].pk, 1), SeatResult(None, 2, simulated=True)],
+        ),
+    ),
+    (
+        "reward-buyin-guest-seat",
+        "humans_only",
+        lambda w: services.reward_game(
+            reference="game:buyin",
+            game="pika",
+            mode="buyin",
+            seats=[SeatResult(w["rich"].pk, 1), SeatResult(None, 2)],
         ),
     ),
     (

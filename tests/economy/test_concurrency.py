@@ -133,6 +133,7 @@ def _repeat_race(make_user: Callable[..., Any], threads: int, in_a_row: int) -> 
     for user in users:
         services.buy_in(user=user, pot=refund_pot)
         services.buy_in(user=user, pot=settle_pot)
+    services.start_pot(pot=settle_pot)
     results = [(u.pk, place) for u, place in zip(users, [3, 1, 1, 4], strict=True)]
     crew = Crew(threads)
     try:

@@ -67,7 +67,8 @@ class Model:
     bonus_days: set[tuple[int, str]] = field(default_factory=set)
     windows: dict[int, list[tuple[str, datetime, datetime]]] = field(default_factory=dict)
     pots: list[PotModel] = field(default_factory=list)
-    games: set[str] = field(default_factory=set)
+    #: reference -> (game, mode, seats) of every rewarded game: a repeat must match it
+    games: dict[str, tuple[str, str, list[SeatResult]]] = field(default_factory=dict)
 
 
 class Walk:
@@ -160,6 +161,36 @@ class Walk:
 
         return expected, (lambda: services.buy_in(user=user, pot=pot.pk)), apply
 
+    def op_buy_in_many(self) -> tuple[str | None, Any, Any]:
+        """A table's players sitting at once: per-user outcomes, predicted by the model."""
+        pot = self._pot()
+        if pot is None:
+            return self.op_open_pot()
+        users = self.rng.sample(self.users, k=min(len(self.users), self.rng.randint(1, 4)))
+        closed = self._closed(pot)
+        predicted: dict[int, str | None] = {}
+        spent: dict[int, int] = {}
+        for user in users:
+            if closed:
+                predicted[user.pk] = closed
+            elif user.pk in pot.seated:
+                predicted[user.pk] = "already_seated"
+            elif self.model.balances[user.pk] < pot.stake:
+                predicted[user.pk] = "insufficient_coins"
+            else:
+                predicted[user.pk] = None
+                spent[user.pk] = pot.stake
+
+        def apply(results: Any) -> None:
+            got = {uid: getattr(r, "code", None) for uid, r in results.items()}
+            assert got == predicted, (got, predicted)
+            for uid, amount in spent.items():
+                pot.seated.append(uid)
+                pot.balance += amount
+                self.model.balances[uid] -= amount
+
+        return None, (lambda: services.buy_in_many(users=users, pot=pot.pk)), apply
+
     def op_stand_up(self) -> tuple[str | None, Any, Any]:
         seated = [p for p in self.model.pots[-12:] if p.status == "open" and p.seated]
         pot = self.rng.choice(seated) if seated and self.rng.random() < 0.8 else self._pot()
@@ -197,22 +228,35 @@ class Walk:
         pot = self._pot()
         if pot is None:
             return self.op_open_pot()
-        expected = "pot_settled" if pot.status == "settled" else None
+        # the fill-deadline cancel refunds only a pot still open; a started game is left alone
+        expected = {"settled": "pot_settled", "started": "pot_started"}.get(pot.status)
+        return expected, (lambda: services.cancel_pot(pot=pot.pk)), self._refund_all(pot)
 
+    def op_abort(self) -> tuple[str | None, Any, Any]:
+        pot = self._pot()
+        if pot is None:
+            return self.op_open_pot()
+        expected = "pot_settled" if pot.status == "settled" else None
+        call = lambda: services.abort_pot(pot=pot.pk, actor=self.admin, reason="walk: stuck game")  # noqa: E731
+        return expected, call, self._refund_all(pot)
+
+    def _refund_all(self, pot: PotModel) -> Any:
         def apply(_: Any) -> None:
             if pot.status != "cancelled":
                 for uid in pot.seated:
                     self.model.balances[uid] += pot.stake
                 pot.seated, pot.balance, pot.status = [], 0, "cancelled"
 
-        return expected, (lambda: services.cancel_pot(pot=pot.pk)), apply
+        return apply
 
     def op_settle(self) -> tuple[str | None, Any, Any]:
         pot = self._pot()
         if pot is None:
             return self.op_open_pot()
         if pot.status == "settled" and pot.settled_with is not None:
-            results = pot.settled_with  # the same settlement again: one effect
+            results = list(pot.settled_with)  # the same settlement again: one effect
+            if self.rng.random() < 0.3 and len(results) > 1:
+                results = results[1:] + results[:1]  # other results (another seat order): refused
         else:
             order = list(pot.seated)
             self.rng.shuffle(order)
@@ -220,7 +264,11 @@ class Walk:
         expected: str | None = None
         if pot.status == "cancelled":
             expected = "pot_cancelled"
-        elif pot.status != "settled" and not pot.seated:
+        elif pot.status == "settled":
+            expected = None if results == pot.settled_with else "pot_settled"
+        elif pot.status == "open":
+            expected = "pot_not_started"  # its game never began
+        elif not pot.seated:
             expected = "pot_empty"
 
         def apply(_: Any) -> None:
@@ -237,24 +285,36 @@ class Walk:
         game = self.rng.choice(sorted(payouts.BASE_RATES))
         mode = self.rng.choice(["bots", "friends", "online", "online", "buyin"])
         if self.model.games and self.rng.random() < 0.1:
-            reference = self.rng.choice(sorted(self.model.games))  # a repeated call pays nothing more
-            people = []
+            # a repeated call: with the same input it pays nothing more, with other input it is refused
+            reference = self.rng.choice(sorted(self.model.games))
+            game, mode, seats = self.model.games[reference]
+            if self.rng.random() < 0.5 and mode != "buyin":
+                seats = [*seats, SeatResult(None, len(seats) + 1)]  # an extra seat
+            places = [seat.place for seat in seats]
         else:
             reference = f"game:{self.rng.random()}"
             people = self.rng.sample(self.users, k=min(len(self.users), self.rng.randint(1, 4)))
-        n = max(2, len(people) + self.rng.randint(0, 2))
-        places = _random_ranking(self.rng, n)
-        seats = [SeatResult(p.pk, places[i]) for i, p in enumerate(people)]
-        seats += [
-            SeatResult(None, places[i], simulated=self.rng.random() < 0.5) for i in range(len(people), n)
-        ]
+            n = max(2, len(people) + self.rng.randint(0, 2))
+            if mode == "buyin" and self.rng.random() < 0.8:
+                n = max(1, len(people))  # a buy-in table seats only paying people (PF-18)
+            places = _random_ranking(self.rng, n)
+            seats = [SeatResult(p.pk, places[i]) for i, p in enumerate(people)]
+            seats += [
+                SeatResult(None, places[i], simulated=self.rng.random() < 0.5) for i in range(len(people), n)
+            ]
         at = self.now
         repeated = reference in self.model.games
+        expected: str | None = None
+        if repeated:
+            first = self.model.games[reference]
+            expected = None if first == (game, mode, seats) else "idempotency_conflict"
+        elif mode == "buyin" and any(seat.user_id is None for seat in seats):
+            expected = "humans_only"
 
         def apply(_: Any) -> None:
             if repeated:
                 return
-            self.model.games.add(reference)
+            self.model.games[reference] = (game, mode, list(seats))
             base_mode = "online" if mode == "buyin" else mode
             coins = payouts.game_coins(base_mode, payouts.BASE_RATES[game], places)  # type: ignore[arg-type]
             xp = payouts.game_xp(base_mode, places)  # type: ignore[arg-type]
@@ -266,7 +326,7 @@ class Walk:
                 self.model.xp[seat.user_id] = self.model.xp.get(seat.user_id, 0) + payouts.boosted(x, items)
 
         return (
-            None,
+            expected,
             (lambda: services.reward_game(reference=reference, game=game, mode=mode, seats=seats, now=at)),
             apply,
         )
@@ -327,9 +387,11 @@ class Walk:
         "bonus": 10,
         "open_pot": 6,
         "buy_in": 30,
+        "buy_in_many": 6,
         "stand_up": 8,
         "start": 5,
         "cancel": 4,
+        "abort": 1,
         "settle": 6,
         "reward": 15,
         "purchase": 6,
@@ -402,6 +464,8 @@ def test_seeded_random_walk_of_10000_operations_with_injected_failures(make_user
         return
     for name in (
         "buy_in",
+        "buy_in_many",
+        "abort",
         "stand_up",
         "cancel",
         "settle",

@@ -73,6 +73,7 @@ def test_pf53_tied_winners_split_with_remainder_in_seat_order(make_user) -> None
     for user in users:
         services.buy_in(user=user, pot=pot)
     # a fourth player stood up, so the pot is 300 and two winners share it: 150 each
+    services.start_pot(pot=pot)
     services.settle_pot(pot=pot, results=[(users[0].pk, 3), (users[1].pk, 1), (users[2].pk, 1)])
     assert [balance(u) for u in users] == [900, 1050, 1050]
 
@@ -82,6 +83,7 @@ def test_pf53_remainder_goes_one_coin_at_a_time_in_seat_order(make_user) -> None
     pot = services.open_pot(reference="table:rem", stake=250)
     for user in users:
         services.buy_in(user=user, pot=pot)
+    services.start_pot(pot=pot)
     services.settle_pot(
         pot=pot, results=[(users[3].pk, 1), (users[0].pk, 1), (users[1].pk, 1), (users[2].pk, 4)]
     )
@@ -108,6 +110,32 @@ def test_pf57_standing_up_before_start_returns_entry_and_may_sit_again(make_user
     assert balance(user) == 750
 
 
+def test_buy_in_many_seats_a_table_at_once_with_buy_ins_keys_and_checks(make_user) -> None:
+    # given four players, one of them already seated and one who cannot pay
+    users = [make_user() for _ in range(4)]
+    admin = make_user(is_staff=True)
+    services.adjust_wallet(user=users[3], amount=-950, actor=admin, reason="test: poor", request_id="p")
+    pot = services.open_pot(reference="table:many", stake=250)
+    first = services.buy_in(user=users[0], pot=pot)
+    # when they all sit at once (one of them listed twice)
+    results = services.buy_in_many(users=[*users, users[1]], pot=pot)
+    # then the two who can pay are seated, with buy_in's keys; the others are told why
+    assert results[users[0].pk].code == "already_seated"
+    assert results[users[3].pk].code == "insufficient_coins"
+    for user in users[1:3]:
+        buyin = results[user.pk]
+        assert isinstance(buyin, BuyIn) and buyin.pk and buyin.seq == 1 and buyin.amount == 250
+        assert buyin.transfer.key == f"buyin:{pot.pk}:{user.pk}:1"
+    assert [balance(u) for u in users] == [750, 750, 750, 50]
+    assert BuyIn.objects.filter(pot=pot, status="seated").count() == 3 and first.seq == 1
+    pot.account.refresh_from_db()
+    assert pot.account.balance == 750
+    # and a closed pot refuses everyone, moving nothing
+    services.start_pot(pot=pot)
+    late = services.buy_in_many(users=[users[3]], pot=pot)
+    assert late[users[3].pk].code == "pot_not_open"
+
+
 def test_pf18_cancel_refunds_every_entry_once_and_is_idempotent(make_user) -> None:
     users = [make_user() for _ in range(3)]
     pot = services.open_pot(reference="table:cancel", stake=1000)
@@ -120,11 +148,49 @@ def test_pf18_cancel_refunds_every_entry_once_and_is_idempotent(make_user) -> No
     assert selectors.pot_audit(pot=pot).reconciles
 
 
+def test_abort_refunds_a_started_pot_once_with_the_admin_and_the_reason(make_user) -> None:
+    users = [make_user() for _ in range(2)]
+    admin = make_user(is_staff=True)
+    pot = services.open_pot(reference="table:abort", stake=500)
+    for user in users:
+        services.buy_in(user=user, pot=pot)
+    services.start_pot(pot=pot)
+    with pytest.raises(EconomyError) as err:
+        services.cancel_pot(pot=pot)  # the fill deadline never ends a game in progress
+    assert err.value.code == "pot_started"
+    assert len(services.abort_pot(pot=pot, actor=admin, reason="server crash at the table")) == 2
+    assert services.abort_pot(pot=pot, actor=admin, reason="again") == []
+    assert [balance(u) for u in users] == [1000, 1000]
+    refunds = Transfer.objects.filter(kind="refund", pot=pot)
+    assert {(t.actor_id, t.reason) for t in refunds} == {(admin.pk, "server crash at the table")}
+    with pytest.raises(EconomyError) as err:
+        services.settle_pot(pot=pot, results=[(users[0].pk, 1), (users[1].pk, 2)])
+    assert err.value.code == "pot_cancelled"
+
+
+def test_a_game_is_rewarded_once_a_repeat_must_repeat_the_input(make_user) -> None:
+    a, b, c = make_user(), make_user(), make_user()
+    seats = [SeatResult(a.pk, 1), SeatResult(b.pk, 2)]
+    first = services.reward_game(reference="g:once-only", game="pika", mode="online", seats=seats)
+    again = services.reward_game(reference="g:once-only", game="pika", mode="online", seats=list(seats))
+    assert [(r.user_id, r.coins, r.xp) for r in again] == [(r.user_id, r.coins, r.xp) for r in first]
+    for other in (
+        [SeatResult(a.pk, 2), SeatResult(b.pk, 1)],  # other places
+        [*seats, SeatResult(c.pk, 3)],  # an extra seat
+        [SeatResult(a.pk, 1), SeatResult(b.pk, 2, simulated=True)],
+    ):
+        with pytest.raises(EconomyError) as err:
+            services.reward_game(reference="g:once-only", game="pika", mode="online", seats=other)
+        assert err.value.code == "idempotency_conflict"
+    assert (balance(a), balance(b), balance(c)) == (1050, 1025, 1000)
+
+
 def test_settle_twice_with_same_results_is_one_effect(make_user) -> None:
     a, b = make_user(), make_user()
     pot = services.open_pot(reference="table:twice", stake=100)
     services.buy_in(user=a, pot=pot)
     services.buy_in(user=b, pot=pot)
+    services.start_pot(pot=pot)
     first = services.settle_pot(pot=pot, results=[(a.pk, 1), (b.pk, 2)])
     for _ in range(5):
         assert services.settle_pot(pot=pot, results=[(a.pk, 1), (b.pk, 2)]).pk == first.pk
@@ -195,8 +261,12 @@ def test_pf57_simulated_seats_earn_nothing_but_keep_their_places(make_user) -> N
 
 def test_buyin_tables_earn_xp_but_no_coin_rewards(make_user) -> None:
     user = make_user()
+    other = make_user()
     services.reward_game(
-        reference="g:buyin", game="pika", mode="buyin", seats=[SeatResult(user.pk, 1), SeatResult(None, 2)]
+        reference="g:buyin",
+        game="pika",
+        mode="buyin",
+        seats=[SeatResult(user.pk, 1), SeatResult(other.pk, 2)],
     )
     assert balance(user) == 1000 and selectors.user_xp(user=user) == 20
 
@@ -221,6 +291,7 @@ def test_pf59_boosters_multiply_rewards_and_only_rewards(make_user) -> None:
     pot = services.open_pot(reference="table:boost", stake=100)
     services.buy_in(user=user, pot=pot)
     services.buy_in(user=other, pot=pot)
+    services.start_pot(pot=pot)
     before = balance(user)
     services.settle_pot(pot=pot, results=[(user.pk, 1), (other.pk, 2)])
     assert balance(user) - before == 200

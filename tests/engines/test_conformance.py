@@ -10,11 +10,13 @@ import ast
 import json
 import pathlib
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cardgames.catalogue import CATALOGUE
 from cardgames.engines import GAMES, get_engine
 from tests.engines.harness import (
     advanced_state,
@@ -43,18 +45,89 @@ def test_registry_lists_the_five_games() -> None:
         assert 2 <= eng.min_players <= eng.max_players
 
 
-def test_engines_import_nothing_from_django_and_use_no_clock() -> None:
-    forbidden = {"django", "time", "datetime", "channels", "celery", "rest_framework"}
+@pytest.mark.parametrize("game", GAMES)
+def test_each_engine_seats_the_catalogues_player_range(game: str) -> None:
+    """PF-1/PF-12 (One Card, Pika 2–4), PF-37 (El Puteo 2–12 in big mode), PF-41 (Skyjo 2–8),
+    PF-43 (Guandan 4): the engine's class attributes agree with the one catalogue, and the engine
+    deals exactly that range."""
+    spec = CATALOGUE[game]
+    eng = get_engine(game)
+    assert spec.engine == f"{type(eng).__module__.rpartition('.')[0]}:{type(eng).__name__}"
+    assert (eng.min_players, eng.max_players) == (spec.min_players, spec.max_players)
+    for n in spec.player_range():
+        options = {"mode": "big"} if game == "puteo" and n > 8 else {}
+        assert eng.to_act(eng.new_game(n, seed=1, options=options))
+    for n in (spec.min_players - 1, spec.max_players + 1):
+        with pytest.raises(ValueError):
+            eng.new_game(n, seed=1)
+
+
+#: standard-library modules an engine must not use all the same: the clock (design.md: no clock)
+NO_CLOCK = {"time", "datetime"}
+
+
+def _imports(source: str, module: str) -> list[str]:
+    """The absolute names of every module ``source`` imports; ``module`` is its own dotted name
+    (a package's ``__init__`` is the package), to resolve relative imports."""
+    package = module if module.endswith("__init__") else module.rpartition(".")[0]
+    package = package.removesuffix(".__init__")
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[: len(base) - (node.level - 1)]
+                found.append(".".join([*base, *([node.module] if node.module else [])]))
+            else:
+                found.append(node.module or "")
+    return found
+
+
+def _outside_the_engines(name: str) -> bool:
+    top = name.split(".")[0]
+    if top in sys.stdlib_module_names:
+        return top in NO_CLOCK
+    return not (name == "cardgames.engines" or name.startswith("cardgames.engines."))
+
+
+def test_engines_import_only_the_stdlib_and_each_other_and_use_no_clock() -> None:
+    """design.md: engines are pure — no Django, no clock, and no other part of the site (SK-22's
+    scoring lives in the Skyjo engine and Rulezz imports it, never the other way round). The one
+    exception is the registry (``cardgames/engines/__init__.py``), which reads the game catalogue
+    (PF-1/PF-12/PF-37/PF-41/PF-43 player ranges), itself pure: it imports only the stdlib."""
+    root = ENGINES_DIR.parents[1]
     for path in ENGINES_DIR.rglob("*.py"):
-        tree = ast.parse(path.read_text(), filename=str(path))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [node.module]
-            for name in names:
-                assert name.split(".")[0] not in forbidden, f"{path.name} imports {name}"
+        module = ".".join(path.relative_to(root).with_suffix("").parts)
+        for name in _imports(path.read_text(), module):
+            if module == "cardgames.engines.__init__" and name == "cardgames.catalogue":
+                continue
+            assert not _outside_the_engines(name), f"{module} imports {name}"
+    catalogue = root / "cardgames" / "catalogue.py"
+    for name in _imports(catalogue.read_text(), "cardgames.catalogue"):
+        assert name.split(".")[0] in sys.stdlib_module_names and name.split(".")[0] not in NO_CLOCK, name
+
+
+def test_the_purity_check_catches_imports_from_outside() -> None:
+    """The check above resolves relative imports and refuses features, Django and the clock."""
+    module = "cardgames.engines.skyjo.moves"
+    assert _imports("from ..base import JSON\nfrom .scoring import x", module) == [
+        "cardgames.engines.base",
+        "cardgames.engines.skyjo.scoring",
+    ]
+    assert _imports("from ... import rulezz", module) == ["cardgames"]
+    for bad in (
+        "from cardgames.rulezz.scoring import round_scores",
+        "from ...rulezz import scoring",
+        "import django.db",
+        "import time",
+        "from datetime import datetime",
+        "import hypothesis",
+    ):
+        assert any(_outside_the_engines(name) for name in _imports(bad, module)), bad
+    for good in ("import random", "from collections import Counter", "from cardgames.engines import base"):
+        assert not any(_outside_the_engines(name) for name in _imports(good, module)), good
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -159,3 +232,24 @@ def test_hypothesis_random_prefixes_round_trip_and_hide_cards(game: str, seed: i
     assert isinstance(eng.timers(state), list)
     for timer in eng.timers(state):
         assert set(timer) >= {"id", "name", "seat", "seconds"}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_dump_format_1_and_format_0_dumps_still_load(game: str) -> None:
+    """A live table's snapshot may outlive the code that wrote it (PF-54: rooms live for hours, a
+    deploy can land in between): every dump says ``"format": 1``, a dump without the key (format 0,
+    what the engines wrote before) loads to an equal state, and a newer format is refused."""
+    eng = get_engine(game)
+    n = eng.min_players
+    for steps in (0, 25, 10_000):
+        state = advanced_state(eng, n, seed=steps, steps=steps)
+        data = eng.dump(state)
+        assert data["format"] == 1
+        old = json.loads(json.dumps({k: v for k, v in data.items() if k != "format"}))
+        assert eng.dump(eng.load(old)) == data
+        assert eng.dump(eng.load({**old, "format": 0})) == data
+        for future in (99, 2, -1, "1", 1.0, True, None):
+            with pytest.raises(ValueError, match="format"):
+                eng.load({**data, "format": future})
+    with pytest.raises(ValueError):
+        eng.load([])

@@ -1,4 +1,4 @@
-"""Guandan rules without a conformance scenario of their own (rules: /work/shared/rules/guandan.md).
+"""Guandan rules without a conformance scenario of their own (rules: ../shared/rules/guandan.md).
 
 Each test cites the rule IDs it checks; the scenarios GD-T01 … GD-T30 are in
 test_guandan_scenarios.py and the classifier properties in test_guandan_combos.py.

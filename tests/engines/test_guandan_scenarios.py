@@ -1,4 +1,4 @@
-"""Guandan conformance scenarios GD-T01 … GD-T30 (rules: /work/shared/rules/guandan.md §14).
+"""Guandan conformance scenarios GD-T01 … GD-T30 (rules: ../shared/rules/guandan.md §14).
 
 Each scenario is one test named after it. Set-ups use the ``hands`` test option
 (explicit first-deal hands) and ``previous_places`` (a deal that starts with

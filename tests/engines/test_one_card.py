@@ -1,4 +1,4 @@
-"""One Card engine: the scenarios OC-T01 … OC-T28 and every rule of /work/shared/rules/one-card.md.
+"""One Card engine: the scenarios OC-T01 … OC-T28 and every rule of ../shared/rules/one-card.md.
 
 Set-ups use the engine's own options (``deck`` dealt in blocks, ``hand_size`` and
 ``first_player``, see the engine docstring) or, for positions that take many moves to
@@ -844,3 +844,21 @@ def test_returned_events_list_views_and_dumps_are_the_callers_to_change() -> Non
     ENG.view(new, 0)["hand"].append("AS")
     ENG.dump(new)["last"][0]["cards"].append("AS")
     assert ENG.dump(new) == before
+
+
+def test_oc_17_oc_36_listed_draw_and_call_objects_take_the_plain_dicts_checks() -> None:
+    """OC-17, OC-36, OC-43: apply's shortcuts for the listed draw and call objects (the shared
+    read-only dicts of ``legal_actions``) refuse what the plain dicts are refused, with the same
+    codes, and a pre-call's event equals the plain one."""
+    listed_draw = ENG.legal_actions(deal([["2S"], ["3S"]], "5H", ["6H"]), 0)[0]
+    state = _p2_with_two_cards()
+    listed_call = next(a for a in ENG.legal_actions(state, 2) if a == CALL)
+    assert listed_draw == DRAW and listed_call is not CALL
+    for seat in (0, 7, -1, True, None):  # not the turn player's, or not a seat
+        assert refused(state, seat, listed_draw) == refused(state, seat, DRAW)
+    assert refused(state, 2, listed_draw) == "has_playable_card"  # OC-17
+    assert refused(state, 0, listed_call) == refused(state, 0, CALL) == "no_window"
+    called, events = ENG.apply(state, 2, listed_call)
+    assert events == [{"type": "call_one_card", "seat": 2}] and ENG.view(called, None)["called"][2]
+    assert refused(called, 2, listed_call) == "already_called"
+    assert ENG.dump(called) == ENG.dump(go(state, 2, CALL))

@@ -1,4 +1,4 @@
-"""Pika engine: every conformance scenario PK-T01..PK-T28 and every rule they leave out (rules/pika.md).
+"""Pika engine: the scenarios PK-T01..PK-T28 and every rule they leave out (../shared/rules/pika.md).
 
 Tests drive the real engine through the contract only: ``new_game`` with a
 stacked ``options["deck"]`` (dealt in blocks, see ``deal``) or ``load`` of a
@@ -896,3 +896,43 @@ def test_apply_never_changes_its_input_and_round_trips() -> None:
             assert ENG.dump(json_round_trip(ENG, new)) == ENG.dump(new)
             assert ENG.all_cards(new) == cards
             state = new
+
+
+def test_pk_14_pk_15_listed_actions_of_another_position_take_the_same_checks() -> None:
+    """PK-14, PK-15, PK-29: apply's shortcuts for the listed play and draw objects (the shared
+    read-only dicts of ``legal_actions``) refuse what the plain dicts are refused, with the same
+    codes: a listed play of a card the seat does not hold, a listed draw while a card can be
+    played, while a stack is pending, and after a draw."""
+    other = deal([["G9", "R5"], FILLER[:2]], "G3", ["R1"])
+    listed_g9 = next(a for a in ENG.legal_actions(other, 0) if a["card"] == "G9")
+    listed_draw = ENG.legal_actions(deal([["R5"], FILLER[:1]], "G3", ["R1"]), 0)[0]
+    assert listed_draw == {"type": "draw"}
+
+    state = deal([["G7", "B8"], FILLER[:2]], "G3", ["G1"])  # holds G7, not G9
+    assert code(state, 0, listed_g9) == code(state, 0, {"type": "play", "card": "G9"}) == "illegal_card"
+    assert code(state, 0, listed_draw) == code(state, 0, {"type": "draw"}) == "must_play"
+    stacked = table([["R5", "B8"], FILLER[:2]], "G+2", stack=2)
+    assert code(stacked, 0, listed_draw) == "stack_pending"
+    drawn = act(deal([["R5", "B8"], FILLER[:2]], "G3", ["G9", "R1"]), 0, "draw")
+    assert code(drawn, 0, listed_draw) == "wrong_phase"
+    assert code(state, 1, listed_draw) == "not_your_turn"
+    assert code(state, 7, listed_draw) == "bad_seat"
+
+
+def test_pk_17_discard_order_survives_plays_dumps_and_a_reshuffle() -> None:
+    """PK-17, PK-51: the discard pile (kept as a stack of cells) dumps bottom first, counts and
+    shows its top card, and a reshuffle takes exactly the cards under the card in play."""
+    state = table([["G5", "B1"], ["Y5", "Y1"]], "G3", below=["R1", "R2", "B4"], stock=[])
+    state = play(play(state, 0, "G5"), 1, "Y5")
+    data = json.loads(json.dumps(ENG.dump(state)))
+    assert data["discard"] == ["R1", "R2", "B4", "G3", "G5", "Y5"]
+    view = ENG.view(state, None)
+    assert view["top"] == "Y5" and view["discard_count"] == 6 and view["stock_count"] == 0
+    assert ENG.dump(ENG.load(data)) == ENG.dump(state)
+    before = ENG.all_cards(state)
+    state, events = ENG.apply(state, 0, {"type": "draw"})  # B1 cannot go on Y5; the stock is empty
+    assert {"type": "reshuffle", "count": 5} in events
+    view = ENG.view(state, 0)
+    assert view["top"] == "Y5" and view["discard_count"] == 1 and view["stock_count"] == 4
+    assert len(view["hand"]) == 2 and ENG.all_cards(state) == before
+    assert sorted([*ENG.dump(state)["stock"], view["hand"][1]]) == ["B4", "G3", "G5", "R1", "R2"]

@@ -293,13 +293,18 @@ def test_pt_t13_eliminated_player_gets_no_cards_and_keeps_watching() -> None:
     assert view_b["alive"][B] is False and view_b["round"] == 5
     assert B not in view_b["bid_order"]
     state = act(state, None, {"type": "timeout", "timer": "reveal"})
-    while phase(state) == "bid":
+    while ENG.view(state, None)["round"] == 5:
         assert B not in ENG.to_act(state)
         assert ENG.legal_actions(state, B) == []
         (seat,) = ENG.to_act(state)
         state = bid(state, seat, 0)
         assert ENG.view(state, B)["bids"] == ENG.view(state, None)["bids"]  # public updates
-    assert all(e["seat"] != B for t in ENG.view(state, B)["tricks"] for e in t["cards"])
+    # the blind round was played without B; in the pause after it B still only watches (PT-44)
+    last = ENG.view(state, B)["last_round"]
+    assert last["round"] == 5 and len(last["tricks"]) == 1
+    assert all(e["seat"] != B for t in last["tricks"] for e in t["cards"])
+    assert B not in ENG.to_act(state) and ENG.legal_actions(state, B) == []
+    assert err_code(state, B, {"type": "ready"}) == "not_your_turn"
 
 
 def test_pt_t14_simultaneous_elimination_means_no_winner() -> None:
@@ -632,11 +637,70 @@ def test_pt_40_pt_44_pt_45_timers() -> None:
     after = act(state, None, {"type": "timeout", "timer": "pause"})
     assert [t["name"] for t in ENG.timers(after)] == ["turn"] and ENG.timers(after)[0]["seat"] == C
     assert ENG.view(after, None)["pause"] is False and ENG.view(after, None)["last_round"] is None
-    # or the first bidder bids during the pause, which ends it too
-    early = bid(state, C, 0)
-    assert ENG.view(early, None)["pause"] is False and ENG.timers(early)[0]["seat"] == A
+    # or every live seat presses ready, which ends it too (see the next test)
+    early = act(act(act(state, C, {"type": "ready"}), A, {"type": "ready"}), B, {"type": "ready"})
+    assert ENG.view(early, None)["pause"] is False and ENG.timers(early)[0]["seat"] == C
     assert err_code(early, None, {"type": "timeout", "timer": "pause"}) == "no_timer"
     assert ENG.timers(new(3, start_round=5))[0]["name"] == "reveal"  # the reveal stays
+
+
+def test_pt_44_nobody_cuts_the_result_screen_short_the_pause_waits_for_every_live_seat() -> None:
+    """PT-44/PT-45, PT-57: the pause ends when its 6 s table timer lapses or when every live seat has
+    pressed ready; meanwhile ``ready`` is the only legal action and no bid is accepted."""
+    # given: round 1 (dealer A) is over; round 2 is dealt and its pause runs
+    state = first_legal_round(new(3, first_dealer=A, turn_seconds=30))
+    assert ENG.view(state, None)["pause"] is True and ENG.view(state, None)["round"] == 2
+    assert ENG.to_act(state) == [A, B, C]
+    for seat in (A, B, C):
+        assert ENG.legal_actions(state, seat) == [{"type": "ready"}]
+    # when: the first bidder (C) tries to bid at once, it is refused: the others still read
+    assert err_code(state, C, {"type": "bid", "k": 0}) == "wrong_phase"
+    assert err_code(state, B, {"type": "bid", "k": 0}) == "wrong_phase"
+    assert err_code(state, C, {"type": "timeout", "timer": "turn"}) == "no_timer"
+    # when: C and A are ready, the pause runs on for B, with the same deadline
+    state = act(act(state, C, {"type": "ready"}), A, {"type": "ready"})
+    assert ENG.to_act(state) == [B] and ENG.legal_actions(state, C) == []
+    assert ENG.view(state, None)["ready"] == [A, C] and ENG.view(state, None)["pause"] is True
+    assert ENG.timers(state) == [{"id": "pause:1", "name": "pause", "seat": None, "seconds": 6}]
+    assert err_code(state, A, {"type": "ready"}) == "already_ready"
+    # then: B's ready ends it, bidding opens with C and C's turn clock starts
+    state, events = ENG.apply(state, B, {"type": "ready"})
+    assert events == [{"type": "ready", "seat": B}]
+    view = ENG.view(state, None)
+    assert view["pause"] is False and view["last_round"] is None and view["ready"] == []
+    assert ENG.to_act(state) == [C] and ENG.legal_actions(state, C)[0] == {"type": "bid", "k": 0}
+    assert [t["name"] for t in ENG.timers(state)] == ["turn"]
+    assert err_code(state, B, {"type": "ready"}) == "wrong_phase"
+    # or: the pause lapses with only some seats ready; the votes do not carry over
+    half = act(first_legal_round(new(3, first_dealer=A)), A, {"type": "ready"})
+    after = act(half, None, {"type": "timeout", "timer": "pause"})
+    assert ENG.view(after, None)["ready"] == [] and ENG.to_act(after) == [C]
+
+
+def test_pt_44_pt_t08_the_ready_votes_of_the_pause_do_not_count_for_the_blind_reveal() -> None:
+    """The pause before round 5 and its reveal each wait for their own ready votes."""
+    state = first_legal_round(new(3, start_round=4, first_dealer=A))
+    assert phase(state) == "reveal" and ENG.view(state, None)["pause"] is True
+    for seat in (A, B, C):
+        state = act(state, seat, {"type": "ready"})
+    # the pause is over; the reveal starts with nobody ready, bids still refused (PT-T08)
+    assert ENG.view(state, None)["pause"] is False and phase(state) == "reveal"
+    assert ENG.to_act(state) == [A, B, C] and [t["name"] for t in ENG.timers(state)] == ["reveal"]
+    assert err_code(state, B, {"type": "bid", "k": 0}) == "wrong_phase"
+    for seat in (A, B, C):
+        state = act(state, seat, {"type": "ready"})
+    assert phase(state) == "bid"
+
+
+def test_pt_44_eliminated_seats_are_not_waited_for_in_the_pause() -> None:
+    # given: B (one life) misses in round 4 and is out; A, C, D go on to round 5
+    hands = (["1O", "1C"], ["2O", "2C"], ["1E", "1B"], ["12O", "12C"])
+    state = new(4, start_round=4, first_dealer=D, start_lives=[5, 1, 5, 5], deck=deck_for(*hands))
+    state = play_out(bids_in_order(state, {A: 1, B: 2, C: 1, D: 1}))
+    assert ENG.to_act(state) == [A, C, D]
+    for seat in (A, C, D):
+        state = act(state, seat, {"type": "ready"})
+    assert ENG.view(state, None)["pause"] is False and [t["name"] for t in ENG.timers(state)] == ["reveal"]
 
 
 def test_pt_41_timeout_never_bids_a_forbidden_zero_in_the_last_round() -> None:

@@ -1,6 +1,6 @@
 """Skyjo engine: the conformance scenarios SK-T01..SK-T24 and the rules without a scenario.
 
-Rules: /work/shared/rules/skyjo.md. Most set-ups use ``options["deck"]`` (a fixed
+Rules: ../shared/rules/skyjo.md. Most set-ups use ``options["deck"]`` (a fixed
 deal: 12 cards a seat, the discard starter, then the draw pile, top first); a few
 defensive ones (SK-T21) or late-round situations load an edited ``dump``.
 """
@@ -15,8 +15,8 @@ import pytest
 
 from cardgames.engines import IllegalAction, get_engine
 from cardgames.engines.skyjo import COUNTS, FULL_DECK, SkyjoState
+from cardgames.engines.skyjo.scoring import round_scores
 from cardgames.rulezz import RoundEntry, score_sheet
-from cardgames.rulezz.scoring import round_scores
 from tests.engines.harness import cards_in, final_state, leaked, rejects
 
 eng = get_engine("skyjo")

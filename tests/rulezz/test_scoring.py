@@ -91,6 +91,20 @@ def test_index_helpers_used_by_the_engine() -> None:
     assert winners([5, 3, 3]) == [1, 2]
 
 
+def test_sk_22_to_sk_26_one_implementation_rulezz_scores_with_the_skyjo_engines_functions() -> None:
+    """SK-37: the assistant applies the same doubling as the game; the engine owns it (engines
+    import nothing outside ``cardgames.engines``), Rulezz imports it."""
+    import cardgames.rulezz as rulezz
+    from cardgames.engines.skyjo import scoring as engine_scoring
+
+    for name in ("END_AT", "closer_is_doubled", "round_scores", "game_over", "placements", "winners"):
+        assert getattr(rulezz, name) is getattr(engine_scoring, name), name
+    assert engine_scoring.add_scores([90, 40], [12, -2]) == [102, 38]
+    # SK-T17-like: the sheet's totals are the engine's running totals
+    sheet = score_sheet(["A", "B"], [rnd({"A": 90, "B": 40}, "B"), rnd({"A": 12, "B": -2}, "B")])
+    assert sheet.totals == {"A": 102, "B": 38} and sheet.over and sheet.winners == ("B",)
+
+
 # -- SK-39: validation -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("players", "code"),

@@ -39,6 +39,23 @@ def test_channel_layer_is_redis_and_delivers(require_redis: str) -> None:
     assert asyncio.run(round_trip())["token"] == "t"
 
 
+def test_a_quiet_channel_outlasts_channels_redis_blocking_read(require_redis: str) -> None:
+    """channels_redis waits for a message with a 5 s BZPOPMIN; redis-py 8's default socket
+    timeout is also 5 s, so a channel with no traffic for 5 s used to raise TimeoutError from
+    ``receive`` and every table socket of a quiet daphne closed with 1011 (found by the fault
+    tests: tests/services/test_faults.py). A quiet channel must simply keep waiting."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+
+    async def wait_quietly() -> None:
+        channel = await layer.new_channel()
+        with pytest.raises(asyncio.TimeoutError):  # ours, not redis-py's
+            await asyncio.wait_for(layer.receive(channel), timeout=layer.brpop_timeout + 3)
+
+    asyncio.run(wait_quietly())
+
+
 def test_celery_broker_and_cache_are_redis(require_redis: str) -> None:
     import redis
     from django.core.cache import cache

@@ -1,0 +1,67 @@
+"""Online play in a real Chromium against daphne on the embedded defaults (issue 11).
+
+Ana opens the home page in two tabs and queues for a free 2-player One Card table: she sees
+her place and then the seconds until simulated players arrive, counting down. Bea queues for
+the same table from her own browser: the table starts and every open tab — both of Ana's and
+Bea's — is taken to /mesa/<code>/ by the lobby socket, where the game is on.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser.test_tables_browser import browser, new_page, server  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def sign_up(page: Any, base: str, username: str) -> None:
+    page.goto(base + "/")
+    token = page.request.get(base + "/api/auth/csrf").json()["csrfToken"]
+    response = page.request.post(
+        base + "/api/auth/signup",
+        data={"username": username, "password": "mesa-verde-2026-larga"},
+        headers={"X-CSRFToken": token, "Referer": base + "/"},
+    )
+    assert response.ok, response.text()
+
+
+def test_queue_countdown_and_every_open_tab_taken_to_the_table(browser: Any, server: str) -> None:  # noqa: F811
+    ana = new_page(browser)
+    sign_up(ana, server, "ana_online")
+    ana_second_tab = ana.context.new_page()
+    bea = new_page(browser)
+    sign_up(bea, server, "bea_online")
+    for page in (ana, ana_second_tab, bea):
+        page.goto(server + "/")
+        page.wait_for_selector("#online-play")
+
+    # Ana queues for a free 2-player One Card table: her place, then the countdown (PF-51)
+    ana.select_option("[data-testid=queue-game]", "one_card")
+    ana.select_option("[data-testid=queue-players]", "2")
+    ana.select_option("[data-testid=queue-stake]", "0")
+    ana.click("[data-testid=queue-join]")
+    status = ana.locator("[data-testid=queue-status]")
+    status.filter(has_text=re.compile(r"simulados completan la mesa en \d+ s")).wait_for()
+    first = int(re.search(r"en (\d+) s", status.text_content()).group(1))
+    assert 20 <= first <= 30
+    ana.wait_for_timeout(2100)
+    assert int(re.search(r"en (\d+) s", status.text_content()).group(1)) < first  # it counts down
+    assert ana.locator("[data-testid=queue-leave]").is_visible()
+    banner = ana_second_tab.locator("#queue-banner")
+    banner.filter(has_text="jugadores simulados en").wait_for()  # the other tab hears it too
+
+    # Bea queues for the same table: it is full, it starts, every tab goes to it
+    bea.select_option("[data-testid=queue-game]", "one_card")
+    bea.select_option("[data-testid=queue-players]", "2")
+    bea.click("[data-testid=queue-join]")
+    for page in (ana, ana_second_tab, bea):
+        page.wait_for_url(re.compile(r"/mesa/\d{6}/$"), timeout=15_000)
+    assert ana.url == ana_second_tab.url == bea.url
+    code = ana.url.rstrip("/").rsplit("/", 1)[1]
+    table = ana.request.get(server + f"/api/rooms/{code}").json()
+    assert table["mode"] == "online" and table["status"] == "playing"
+    assert sorted(s["kind"] for s in table["seats"]) == ["human", "human"]

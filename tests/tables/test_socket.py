@@ -1,0 +1,457 @@
+"""The table socket in-process (channels' WebsocketCommunicator on the real ASGI app): a whole
+game of each of the five games with a spectator watching, a leak check on every frame, and
+bad input answered by error frames that change nothing (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.test import Client
+from django.utils import timezone
+
+from accounts.guests import SESSION_KEY
+from accounts.identity import Player, player_for_user
+from cardgames.catalogue import GAMES
+from cardgames.engines import get_engine
+from cardgames.tables import broadcast, protocol, selectors, services
+from cardgames.tables.models import ActionLog, ChatMessage, Table
+from config.asgi import application
+from tests.engines.harness import cards_in
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+ORIGIN = b"http://127.0.0.1:8000"
+
+
+def _session_cookie(prepare: Callable[[Client], Any]) -> bytes:
+    client = Client()
+    prepare(client)
+    value = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return f"{settings.SESSION_COOKIE_NAME}={value}".encode()
+
+
+@sync_to_async
+def signed_in(username: str) -> tuple[Player, bytes]:
+    user = get_user_model().objects.create_user(username=username, password="mesa-verde-2026")
+    cookie = _session_cookie(lambda c: c.force_login(user))
+    connection.close()  # this worker thread's connection would outlive the test database
+    return player_for_user(user), cookie
+
+
+@sync_to_async
+def as_guest(name: str, gid: str) -> tuple[Player, bytes]:
+    def prepare(client: Client) -> None:
+        session = client.session
+        session[SESSION_KEY] = {"id": gid, "name": name}
+        session.save()
+        client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+
+    cookie = _session_cookie(prepare)
+    connection.close()
+    return Player(kind="guest", id=gid, name=name), cookie
+
+
+@sync_to_async
+def started_practice(player: Player, game: str, **room: Any) -> int:
+    """A bots room of ``player``, started: its table id."""
+    table = services.create_room(player=player, game=game, mode="bots", **room)
+    services.start_table(table_id=table.pk, player=player)
+    connection.close()
+    return table.pk
+
+
+@sync_to_async
+def friends_room(host: Player, guest: Player, game: str, **room: Any) -> int:
+    """A waiting friends room of ``host`` where ``guest`` sits too: its table id."""
+    table = services.create_room(player=host, game=game, mode="friends", **room)
+    services.join_room(table_id=table.pk, player=guest)
+    connection.close()
+    return table.pk
+
+
+class Client_:
+    """A socket with the frames it received, able to wait for a version."""
+
+    def __init__(self, table_id: int, cookie: bytes | None, origin: bytes = ORIGIN) -> None:
+        headers = [(b"origin", origin), (b"host", b"127.0.0.1:8000")]
+        if cookie:
+            headers.append((b"cookie", cookie))
+        self.ws = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        self.frames: list[dict[str, Any]] = []
+        self.version = -1
+
+    async def connect(self) -> bool:
+        connected, _ = await self.ws.connect()
+        return connected
+
+    async def next(self, timeout: float = 5) -> dict[str, Any]:
+        frame = await self.ws.receive_json_from(timeout=timeout)
+        self.frames.append(frame)
+        if frame.get("type") == "snapshot":
+            self.version = frame["version"]
+        return frame
+
+    async def until(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 5) -> dict[str, Any]:
+        while True:
+            frame = await self.next(timeout)
+            if predicate(frame):
+                return frame
+
+    async def until_version(self, version: int) -> dict[str, Any]:
+        if self.version >= version:
+            return self.snapshot
+        return await self.until(lambda f: f.get("type") == "snapshot" and f["version"] >= version)
+
+    @property
+    def snapshot(self) -> dict[str, Any]:
+        return next(f for f in reversed(self.frames) if f.get("type") == "snapshot")
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        await self.ws.send_json_to(frame)
+
+    async def close(self) -> None:
+        await self.ws.disconnect()
+
+
+@sync_to_async
+def _table(table_id: int) -> Table:
+    table = Table.objects.get(pk=table_id)
+    connection.close()
+    return table
+
+
+def _states_by_version(table: Table) -> dict[int, Any]:
+    """The game's state at every version, rebuilt from the seed and the log."""
+    states = selectors.replay_states(table)
+    dealt_at = states[1][0].seq - 1 if len(states) > 1 else table.version
+    return {row.seq if row else dealt_at: state for row, state in states}
+
+
+def assert_no_leaks(table: Table, seat: int | None, frames: list[dict[str, Any]]) -> int:
+    """Every snapshot shows exactly ``engine.view`` for its seat, and no card beyond what the
+    seat may see then (hands of others, the deck), and the seed only once the game is over."""
+    eng = get_engine(table.game)
+    states = _states_by_version(table)
+    checked = 0
+    for frame in frames:
+        if frame.get("type") != "snapshot" or frame["version"] not in states:
+            continue
+        state = states[frame["version"]]
+        envelope = frame["table"]
+        assert envelope["view"] == json.loads(json.dumps(eng.view(state, seat)))
+        shown = cards_in({k: v for k, v in envelope.items() if k != "legal"}, eng.card_codes)
+        extra = shown - eng.visible_cards(state, seat)
+        assert not extra, f"version {frame['version']} shows {extra} to seat {seat}"
+        if envelope["legal"]:
+            assert seat is not None and envelope["legal"] == [dict(a) for a in eng.legal_actions(state, seat)]
+        if not eng.is_over(state):
+            assert envelope["seed"] is None and table.seed not in json.dumps(frame)
+        checked += 1
+    return checked
+
+
+async def drive(table_id: int, host: Client_, watchers: list[Client_], *, max_steps: int = 6000) -> Table:
+    """Play the host's seat (first legal action) and let time run for the bots and timers."""
+    moment = timezone.now()
+    for step in range(max_steps):
+        envelope = host.snapshot["table"]
+        if envelope["status"] != "playing":
+            break
+        if envelope["legal"]:
+            action = envelope["legal"][0]
+            await host.send(
+                {"type": "action", "action": action, "action_id": f"h{step}", "version": envelope["version"]}
+            )
+            answer = await host.until(lambda f: f.get("type") in ("ack", "error"))
+            if answer.get("code") == "rate_limited":  # a script outpaces the per-socket limit: wait
+                await asyncio.sleep(protocol.RATE_SECONDS / 2)
+                continue
+            assert answer["type"] == "ack", answer
+            await host.until_version(answer["version"])
+        else:
+            moment += timedelta(seconds=1.1)
+            await sync_to_async(services.wake_table)(table_id=table_id, now=moment)
+            table = await _table(table_id)
+            await host.until_version(table.version)
+    table = await _table(table_id)
+    for watcher in watchers:
+        await watcher.until_version(table.version)
+    return table
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_a_whole_game_over_the_socket_with_a_spectator_and_no_leaks(game: str) -> None:
+    ana, ana_cookie = await signed_in("Ana")
+    _mira, mira_cookie = await signed_in("Mira")
+    options = {"lives": 3} if game == "puteo" else None
+
+    table_id = await started_practice(ana, game, options=options, bot_level="easy")
+    host, spectator = Client_(table_id, ana_cookie), Client_(table_id, mira_cookie)
+    assert await host.connect() and await spectator.connect()
+    await host.until(lambda f: f.get("type") == "chat_history")
+    await spectator.until(lambda f: f.get("type") == "chat_history")
+    assert host.snapshot["table"]["you"] == {"seat": 0, "role": "player"}
+    assert spectator.snapshot["table"]["you"] == {"seat": None, "role": "spectator"}
+    table = await drive(table_id, host, [spectator])
+    assert table.status == Table.Status.FINISHED
+    final = spectator.snapshot["table"]
+    assert final["result"] == table.result and final["seed"] == table.seed  # revealed at the end
+
+    @sync_to_async
+    def check() -> tuple[int, int]:
+        checked = assert_no_leaks(table, 0, host.frames), assert_no_leaks(table, None, spectator.frames)
+        connection.close()
+        return checked
+
+    host_checked, spectator_checked = await check()
+    assert host_checked > 5 and spectator_checked > 5
+    await host.close()
+    await spectator.close()
+
+
+async def test_bad_frames_get_error_frames_and_change_nothing() -> None:
+    ana, cookie = await signed_in("Ana")
+
+    table_id = await started_practice(ana, "one_card", players=2)
+    client = Client_(table_id, cookie)
+    assert await client.connect()
+    await client.until(lambda f: f.get("type") == "chat_history")
+    version = client.version
+    rows_before = await sync_to_async(lambda: ActionLog.objects.count())()
+
+    async def error_for(raw: str) -> str:
+        await client.ws.send_to(text_data=raw)
+        frame = await client.until(lambda f: f.get("type") == "error")
+        return frame["code"]
+
+    assert await error_for("{nope") == "bad_json"
+    assert await error_for("[1, 2]") == "bad_message"
+    assert await error_for('{"type": "dance"}') == "unknown_type"
+    assert await error_for("x" * (protocol.MAX_FRAME_BYTES + 1)) == "bad_frame"
+    assert await error_for("[" * 1500 + "]" * 1500) == "bad_message"  # deep, yet under the size cap
+    assert await error_for('{"type": "action", "action": {"type": "draw"}, "version": 1}') == "bad_message"
+    timeout = {"type": "action", "action": {"type": "timeout", "timer": "turn"}, "action_id": "t"}
+    timeout["version"] = version
+    assert await error_for(json.dumps(timeout)) == "bad_action"
+    play = {"type": "action", "action": {"type": "play", "card": "ZZ"}, "action_id": "z", "version": version}
+    assert await error_for(json.dumps(play)) in ("bad_action", "not_your_turn")
+    stale = {"type": "action", "action": {"type": "draw"}, "action_id": "s", "version": version + 99}
+    assert await error_for(json.dumps(stale)) == "stale"
+    await client.until(lambda f: f.get("type") == "snapshot")  # the current snapshot follows
+    assert client.version == version
+    assert await sync_to_async(lambda: ActionLog.objects.count())() == rows_before
+    # a flood: the rate limit answers, the socket stays open
+    for _ in range(protocol.RATE_FRAMES + 5):
+        await client.send({"type": "ping"})
+    codes = []
+    for _ in range(protocol.RATE_FRAMES + 5):
+        frame = await client.next()
+        codes.append(frame.get("code") or frame["type"])
+    assert "rate_limited" in codes
+    # an action refused by the rate limit is named in its error: its sender stops waiting for it
+    flooded = {"type": "action", "action": {"type": "draw"}, "action_id": "flood", "version": version}
+    await client.ws.send_to(text_data=json.dumps(flooded))
+    refusal = await client.until(lambda f: f.get("type") == "error")
+    assert refusal["code"] == "rate_limited" and refusal["action_id"] == "flood"
+    await asyncio.sleep(protocol.RATE_SECONDS)
+    await client.send({"type": "ping"})
+    assert (await client.until(lambda f: f["type"] in ("pong", "error")))["type"] == "pong"
+    await client.close()
+
+
+async def test_a_replayed_action_id_is_refused_and_applied_once() -> None:
+    ana, cookie = await signed_in("Ana")
+
+    table_id = await started_practice(ana, "skyjo", players=2)
+    client = Client_(table_id, cookie)
+    assert await client.connect()
+    await client.until(lambda f: f.get("type") == "chat_history")
+    envelope = client.snapshot["table"]
+    frame = {"type": "action", "action": envelope["legal"][0], "action_id": "same"}
+    frame["version"] = envelope["version"]
+    await client.send(frame)
+    assert (await client.until(lambda f: f["type"] in ("ack", "error")))["type"] == "ack"
+    await client.send({**frame, "version": envelope["version"] + 1})
+    refused = await client.until(lambda f: f["type"] == "error")
+    assert refused["code"] == "duplicate" and refused["action_id"] == "same"
+    count = await sync_to_async(lambda: ActionLog.objects.filter(action_id="same").count())()
+    assert count == 1
+    await client.close()
+
+
+async def test_anonymous_sockets_are_refused_and_guests_only_where_they_belong() -> None:
+    paco, paco_cookie = await as_guest("Paco", "g-paco")
+    _lola, lola_cookie = await as_guest("Lola", "g-lola")
+
+    @sync_to_async
+    def create() -> tuple[int, int]:
+        practice = services.create_room(player=paco, game="pika", mode="bots")
+        friends = services.create_room(player=paco, game="pika", mode="friends")
+        connection.close()
+        return practice.pk, friends.pk
+
+    practice_id, friends_id = await create()
+    anonymous = Client_(practice_id, None)
+    assert await anonymous.connect()
+    assert (await anonymous.next())["code"] == "identity_required"
+    assert (await anonymous.ws.receive_output())["code"] == 4401
+    stranger = Client_(practice_id, lola_cookie)  # a guest at someone else's practice table
+    assert await stranger.connect()
+    assert (await stranger.next())["code"] == "guests_not_allowed"
+    owner = Client_(practice_id, paco_cookie)
+    assert await owner.connect()
+    assert (await owner.next())["table"]["you"]["seat"] == 0
+    await owner.close()
+    friend = Client_(friends_id, lola_cookie)  # a friends room: she had the link, she may watch
+    assert await friend.connect()
+    assert (await friend.next())["table"]["you"]["role"] == "spectator"
+    await friend.close()
+    foreign = Client_(friends_id, paco_cookie, origin=b"https://evil.example")
+    assert not await foreign.connect()
+
+
+async def test_chat_reaches_players_and_spectators_and_html_is_text() -> None:
+    ana, ana_cookie = await signed_in("Ana")
+    bea, bea_cookie = await signed_in("Bea")
+    _mira, mira_cookie = await signed_in("Mira")
+
+    table_id = await friends_room(ana, bea, "puteo", players=2)
+    clients = [Client_(table_id, c) for c in (ana_cookie, bea_cookie, mira_cookie)]
+    for client in clients:
+        assert await client.connect()
+        await client.until(lambda f: f.get("type") == "chat_history")
+    await clients[1].send({"type": "chat", "text": "<script>alert(1)</script>"})
+    for client in clients:
+        frame = await client.until(lambda f: f.get("type") == "chat")
+        assert frame["message"]["text"] == "<script>alert(1)</script>" and frame["message"]["name"] == "Bea"
+    await clients[2].send({"type": "chat", "text": "hola"})
+    assert (await clients[2].until(lambda f: f.get("type") == "error"))["code"] == "spectator"
+    assert await sync_to_async(lambda: ChatMessage.objects.count())() == 1
+    for client in clients:
+        await client.close()
+
+
+async def test_presence_is_shown_and_a_reconnecting_player_gets_the_same_seat_back() -> None:
+    ana, ana_cookie = await signed_in("Ana")
+    bea, bea_cookie = await signed_in("Bea")
+
+    table_id = await friends_room(ana, bea, "one_card", players=2)
+    a, b = Client_(table_id, ana_cookie), Client_(table_id, bea_cookie)
+    assert await a.connect() and await b.connect()
+    seen = await a.until(
+        lambda f: f.get("type") == "snapshot" and all(s["connected"] for s in f["table"]["seats"])
+    )
+    assert [s["name"] for s in seen["table"]["seats"]] == ["Ana", "Bea"]
+    await b.close()
+    await a.until(lambda f: f.get("type") == "snapshot" and not f["table"]["seats"][1]["connected"])
+    again = Client_(table_id, bea_cookie)
+    assert await again.connect()
+    assert (await again.next())["table"]["you"]["seat"] == 1
+    await again.send({"type": "sync", "version": 0})  # a client that saw a gap asks for a snapshot
+    assert (await again.until(lambda f: f.get("type") == "snapshot"))["version"] == again.version
+    await a.close()
+    await again.close()
+
+
+@sync_to_async
+def _move_without_broadcast(table_id: int, players: list[Player]) -> int:
+    """Whoever may move makes a legal move whose group message is never sent (a broadcast the
+    layer lost): the new version."""
+    table = selectors.get_table(table_id)
+    for player in players:
+        legal = selectors.table_view_for(table=table, viewer=player)["legal"]
+        if legal:
+            with broadcast.outbox():  # kept, never delivered
+                applied = services.submit_action(
+                    table_id=table_id, player=player, action=legal[0], action_id="lost", version=table.version
+                )
+            connection.close()
+            return applied.version
+    raise AssertionError("nobody may move")
+
+
+@pytest.fixture
+def envelope_reads(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    """The viewers (a name, None for anonymous) whose envelope was read from the database."""
+    reads: list[str | None] = []
+    real_view = selectors.table_view_for
+
+    def counted_view(**kwargs: Any) -> dict[str, Any]:
+        reads.append(kwargs["viewer"].name if kwargs["viewer"] else None)
+        return real_view(**kwargs)
+
+    monkeypatch.setattr(selectors, "table_view_for", counted_view)
+    return reads
+
+
+async def _dealt_two_player_one_card() -> tuple[int, Player, Player, bytes, bytes]:
+    """Ana's and Bea's started friends One Card table: its id, the players and their cookies."""
+    ana, ana_cookie = await signed_in("Ana")
+    bea, bea_cookie = await signed_in("Bea")
+    table_id = await friends_room(ana, bea, "one_card", players=2)
+    await sync_to_async(lambda: services.start_table(table_id=table_id, player=ana))()
+    return table_id, ana, bea, ana_cookie, bea_cookie
+
+
+async def _settled(client: Client_) -> None:
+    """Connected, its first frames read, and past the presence push of its own connection."""
+    assert await client.connect()
+    await client.until(lambda f: f.get("type") == "chat_history")
+    await client.send({"type": "ping"})
+    await client.until(lambda f: f["type"] == "pong")
+
+
+async def test_a_heartbeat_at_the_current_version_is_a_pong_and_one_after_a_lost_broadcast_a_snapshot(
+    envelope_reads: list[str | None],
+) -> None:
+    """Heartbeats come every few seconds from every socket: one at the current version reads the
+    version alone, never a whole envelope; one that finds a newer version gets the snapshot."""
+    table_id, ana, bea, ana_cookie, _ = await _dealt_two_player_one_card()
+    client = Client_(table_id, ana_cookie)
+    await _settled(client)
+    seen = client.version
+
+    envelope_reads.clear()
+    await client.send({"type": "sync", "version": seen})  # nothing new: a pong, no snapshot
+    assert (await client.next())["type"] == "pong"
+    assert envelope_reads == []
+
+    newer = await _move_without_broadcast(table_id, [ana, bea])
+    assert newer > seen
+    envelope_reads.clear()  # the move's own reads
+    await client.send({"type": "sync", "version": seen})  # the heartbeat finds the lost push
+    assert (await client.next())["version"] == newer and client.snapshot["version"] == newer
+    assert (await client.next()) == {"type": "pong", "version": newer}
+    assert envelope_reads == ["Ana"]
+    await client.close()
+
+
+async def test_pf63_presence_changes_reach_every_socket_without_any_of_them_reading_the_table(
+    envelope_reads: list[str | None],
+) -> None:
+    """A page opening or closing tells the others at once (PF-63: who is connected), with the
+    envelopes the writer built: no socket reads the table back for it."""
+    table_id, _, _, ana_cookie, bea_cookie = await _dealt_two_player_one_card()
+    a = Client_(table_id, ana_cookie)
+    await _settled(a)
+
+    envelope_reads.clear()
+    b = Client_(table_id, bea_cookie)
+    assert await b.connect()
+    seen = await a.until(lambda f: f.get("type") == "snapshot" and f["table"]["seats"][1]["connected"])
+    assert seen["version"] == a.version
+    await b.until(lambda f: f.get("type") == "chat_history")
+    await b.close()
+    gone = await a.until(lambda f: f.get("type") == "snapshot" and not f["table"]["seats"][1]["connected"])
+    assert gone["table"]["view"]["hand"] == seen["table"]["view"]["hand"]  # Ana's own view, unchanged
+    assert envelope_reads == ["Bea"]  # only Bea's first snapshot of her own connection was read
+    await a.close()
