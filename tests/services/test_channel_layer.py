@@ -1,5 +1,6 @@
-"""The Redis channel layer forgets channels nobody listens to any more (config/channel_layer.py;
-issue 13, "Soak": nothing may grow without bound).
+"""The Redis channel layer (config/channel_layer.py) forgets channels nobody listens to any more
+(issue 13, "Soak": nothing may grow without bound), and a cancelled receive() really stops
+(issue 13, "Faults": a Redis crash must not freeze a player's socket).
 
 A message on its way to a consumer that has just stopped (its ``receive()`` cancelled, as a
 socket's when it closes) is read by another consumer of the same process and buffered for the
@@ -60,6 +61,44 @@ def test_a_closed_consumers_late_message_is_not_kept_for_ever(
     assert buffered  # the stray message was buffered for the dead channel, with either layer
     assert message == {"type": "news"}  # the living one, waiting past the expiry, got its own
     assert still_there is kept  # channels_redis keeps it for ever; ours drops it
+
+
+async def cancelled_receives(layer: StockLayer, tries: int) -> tuple[int, int]:
+    """Cancel a fresh channel's receive() ``tries`` times, each after a different number of event
+    loop turns (so that some cancellations land while redis-py is sending a command); how many
+    were cancelled and how many were still running a second later."""
+    cancelled = running = 0
+    try:
+        for attempt in range(tries):
+            receiving = asyncio.ensure_future(layer.receive(await layer.new_channel()))
+            for _ in range(attempt % 13):
+                await asyncio.sleep(0)
+            receiving.cancel()
+            cancelled += 1
+            await asyncio.wait([receiving], timeout=1)
+            if not receiving.done():
+                running += 1
+                while not receiving.done():  # the stock layer's: stop it, whatever it takes
+                    receiving.cancel()
+                    await asyncio.wait([receiving], timeout=0.05)
+                break
+    finally:
+        await layer.close_pools()
+    return cancelled, running
+
+
+def test_a_cancelled_receive_stops_even_when_python_3_11_drops_the_cancellation(
+    require_redis: str,
+) -> None:
+    # given redis-py 8 with a socket timeout, which sends each command through asyncio.wait_for:
+    # on Python 3.11 the stock layer's receive() swallows a cancellation that lands as a send
+    # ends and polls Redis for ever (its consumer, and the player's socket, with it) ...
+    host = {"address": require_redis, "socket_timeout": 15.0}
+    _, running = asyncio.run(cancelled_receives(StockLayer(hosts=[host]), 39))
+    assert running == 1, "the stock layer stopped every time: the workaround may have had its day"
+    # ... ours stops every time, within a second
+    cancelled, running = asyncio.run(cancelled_receives(RedisChannelLayer(hosts=[host]), 130))
+    assert (cancelled, running) == (130, 0)
 
 
 def test_the_site_uses_it_with_redis() -> None:
