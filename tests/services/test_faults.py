@@ -112,8 +112,9 @@ def _client(table_id: int, user: Session, ports: list[int], stats: Stats, **kw: 
     return TracingClient(path=f"/ws/tables/{table_id}/", cookie=user.cookie, ports=ports, stats=stats, **kw)
 
 
-def people_game(faults: Faults, prefix: str, stats: Stats, players: int = 4) -> Game:
-    """People in a friends room of One Card, the first half of the seats on daphne A, the rest on B."""
+def people_game(faults: Faults, prefix: str, stats: Stats, players: int = 4, think: float = 0.1) -> Game:
+    """People in a friends room of One Card, the first half of the seats on daphne A, the rest on B;
+    each thinks ``think`` seconds (± 0.05) before a move."""
     stack = faults.stack
     host, *guests = sessions_from(stack.django("users", {"prefix": prefix, "count": players}))
     room = host.api(
@@ -129,7 +130,7 @@ def people_game(faults: Faults, prefix: str, stats: Stats, players: int = 4) -> 
             user,
             [a, b] if seat < players // 2 else [b, a],
             stats,
-            think=0.1,
+            think=think,
             jitter=0.05,
             seed=seat,
         )
@@ -228,6 +229,15 @@ def terminate_backends(stack: Stack) -> int:
             [name],
         ).fetchall()
     return len(rows)
+
+
+def terminate_open_backends(stack: Stack, seconds: float = 10) -> int:
+    """``terminate_backends`` as soon as there is a connection to drop: Django closes a request's
+    or a task's connection at its end (CONN_MAX_AGE 0), so at a given instant there may be none."""
+    deadline = time.monotonic() + seconds
+    while not (dropped := terminate_backends(stack)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return dropped
 
 
 # -- the proofs -----------------------------------------------------------------------------------
@@ -337,7 +347,8 @@ def test_live_games_survive_redis_crashing_and_their_database_connections_droppe
     faults: Faults,
 ) -> None:
     stats = Stats()
-    people = people_game(faults, "fk_rp", stats, players=2)
+    # (the people think 0.3 s: their game must outlast the breakage, whose steps wait for moves)
+    people = people_game(faults, "fk_rp", stats, think=0.3)
     bots = bot_game(faults, "fk_rb", stats)
     games = [people, bots]
     dropped: list[int] = []
@@ -364,7 +375,7 @@ def test_live_games_survive_redis_crashing_and_their_database_connections_droppe
         for n in range(2):
             await under_way(3, f"dropping the database connections ({n + 1})")
             # ... and every connection of the daphnes, the worker and beat is terminated, twice
-            dropped.append(await asyncio.to_thread(terminate_backends, faults.stack))
+            dropped.append(await asyncio.to_thread(terminate_open_backends, faults.stack))
 
     ends = play(games, chaos)
 
