@@ -46,6 +46,10 @@ const S = config.strings;
 const $ = (id) => document.getElementById(id);
 
 const HEARTBEAT_MS = 5000;
+// The server answers every heartbeat (a pong, and a snapshot if we are behind): after this
+// many unanswered, the socket or what serves it is dead even if it never closed. Counted in
+// heartbeats, not seconds, so that a background tab's slowed timers do not count as silence.
+const SILENT_BEATS = 3;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
 
 let socket = null;
@@ -53,6 +57,7 @@ let env = null; // the last envelope
 let clockOffset = 0; // server time - local time, in ms
 let retries = 0;
 let heartbeat = null;
+let unanswered = 0; // heartbeats sent since the server's last frame
 let closedForGood = false;
 let actionCounter = 0;
 
@@ -121,11 +126,15 @@ function connect() {
   socket = new WebSocket(socketUrl());
   socket.addEventListener("open", () => {
     retries = 0;
+    unanswered = 0;
     showBanner("");
     clearInterval(heartbeat);
-    heartbeat = setInterval(() => send({ type: "sync", version: env ? env.version : null }), HEARTBEAT_MS);
+    heartbeat = setInterval(beat, HEARTBEAT_MS);
   });
-  socket.addEventListener("message", (event) => onFrame(JSON.parse(event.data)));
+  socket.addEventListener("message", (event) => {
+    unanswered = 0;
+    onFrame(JSON.parse(event.data));
+  });
   socket.addEventListener("close", (event) => {
     if (event.target !== socket) return; // a socket already replaced after the network came back
     clearInterval(heartbeat);
@@ -148,12 +157,26 @@ window.addEventListener("offline", () => {
 });
 window.addEventListener("online", () => {
   if (closedForGood || !socket || socket.readyState > WebSocket.OPEN) return; // closed: its backoff reconnects
+  replaceSocket();
+});
+
+function beat() {
+  if (unanswered >= SILENT_BEATS) {
+    showBanner(t("reconnecting"));
+    replaceSocket();
+    return;
+  }
+  unanswered += 1;
+  send({ type: "sync", version: env ? env.version : null });
+}
+
+function replaceSocket() {
   const old = socket;
   clearInterval(heartbeat);
   retries = 0;
   connect();
   if (old) old.close();
-});
+}
 
 function send(frame) {
   if (socket && socket.readyState === WebSocket.OPEN) {
