@@ -70,9 +70,38 @@ def _tables_driven_by_the_tests(settings) -> None:  # type: ignore[no-untyped-de
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer() -> Iterator[None]:
     """A new channel layer for every test: channels_redis binds its locks to the event loop that
-    first used them, and pytest-asyncio runs each async test on a loop of its own."""
+    first used them, and pytest-asyncio runs each async test on a loop of its own.
+
+    With Redis, each test's layer has a key prefix of its own: the parallel workers share the
+    Redis database, and each has its own test database where table ids start at 1 again, so a
+    group such as table 1's would carry one worker's snapshots to the other's sockets.
+    """
     from channels.layers import channel_layers
 
+    layers = {
+        name: {**conf, "CONFIG": {**conf["CONFIG"], "prefix": f"test-{uuid.uuid4().hex}"}}
+        if "CONFIG" in conf
+        else conf
+        for name, conf in settings.CHANNEL_LAYERS.items()
+    }
     channel_layers.backends.clear()
+    with override_settings(CHANNEL_LAYERS=layers):
+        yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
+    """pytest-django's test database, whose PostgreSQL sessions are ended before it is dropped:
+    the threads of async tests (``database_sync_to_async``) keep connections no test closes, and
+    the drop then fails ("being accessed by other users") and leaves the database behind."""
     yield
-    channel_layers.backends.clear()
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:  # type: ignore[attr-defined]
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
