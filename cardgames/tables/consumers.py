@@ -66,9 +66,22 @@ def _admit(table_id: int, player: Player | None) -> str | None:
     return "guests_not_allowed"
 
 
-@database_sync_to_async
-def _chat_history(table_id: int) -> list[dict[str, Any]]:
-    return selectors.chat_history(table=selectors.get_table(table_id))
+def _opened_now(
+    table_id: int, player: Player | None
+) -> tuple[dict[str, Any], list[dict[str, Any]], broadcast.Outbox]:
+    """A socket opened: its seat counted (the others told, from the event loop), then its own
+    envelope (the one presence built, else read) and the chat — one trip to the database thread."""
+    with broadcast.outbox() as box:
+        envelope = services.mark_connected(table_id=table_id, player=player, connected=True)
+    if envelope is None:
+        envelope = _envelope_now(table_id, player)
+    return envelope, selectors.chat_history(table=table_id), box
+
+
+def _closed_now(table_id: int, player: Player | None) -> broadcast.Outbox:
+    with broadcast.outbox() as box:
+        services.mark_connected(table_id=table_id, player=player, connected=False)
+    return box
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -94,11 +107,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # log-out and password changes close the socket (``user_logout``)
             await self.channel_layer.group_add(user_group(self.player.user_id), self.channel_name)
         self.joined = True
-        await database_sync_to_async(services.mark_connected)(
-            table_id=self.table_id, player=self.player, connected=True
-        )
-        await self.send_snapshot(force=True)
-        history = await _chat_history(self.table_id)
+        envelope, history, box = await _on_db(_opened_now)(self.table_id, self.player)
+        await broadcast.deliver(box)
+        self.note_sent(envelope)
+        await self.send_json(protocol.snapshot_frame(envelope))
         await self.send_json({"type": "chat_history", "version": self.sent_version, "messages": history})
 
     async def disconnect(self, code: int) -> None:
@@ -108,9 +120,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.player is not None and self.player.user_id is not None:
             await self.channel_layer.group_discard(user_group(self.player.user_id), self.channel_name)
         with contextlib.suppress(TableError):
-            await database_sync_to_async(services.mark_connected)(
-                table_id=self.table_id, player=self.player, connected=False
-            )
+            await broadcast.deliver(await _on_db(_closed_now)(self.table_id, self.player))
 
     # -- from the client --------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -205,12 +215,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # -- frames -------------------------------------------------------------------------
     async def send_snapshot(self, *, force: bool = False) -> None:
         envelope = await _envelope(self.table_id, self.player)
-        seat = envelope["you"]["seat"]
-        # which of a move's envelopes is this viewer's (a seat never changes once the game is dealt)
-        self.viewer_key = SPECTATOR if seat is None else str(seat)
         if force or envelope["version"] > self.sent_version:
-            self.sent_version = envelope["version"]
+            self.note_sent(envelope)
             await self.send_json(protocol.snapshot_frame(envelope))
+
+    def note_sent(self, envelope: dict[str, Any]) -> None:
+        """Note what is about to be sent: its version, and which of a move's envelopes is this
+        viewer's (a seat never changes once the game is dealt)."""
+        seat = envelope["you"]["seat"]
+        self.viewer_key = SPECTATOR if seat is None else str(seat)
+        self.sent_version = envelope["version"]
 
     async def send_error(self, exc: TableError, *, action_id: str = "") -> None:
         version = self.sent_version if self.sent_version >= 0 else None

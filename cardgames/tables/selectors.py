@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.identity import Player
 from cardgames.engines import IllegalAction, get_engine
 
-from . import envelopes
+from . import envelopes, statements
 from .errors import TableError
 from .models import ActionLog, ChatMessage, Invitation, Seat, Table
 from .services import chat_message_dict, invitation_dict
@@ -27,7 +27,7 @@ CHAT_HISTORY = 50
 def get_table(table_id: Any) -> Table:
     if isinstance(table_id, bool) or not isinstance(table_id, int):
         raise TableError("no_such_table")
-    table = Table.objects.filter(pk=table_id).first()
+    table = statements.table(table_id)
     if table is None:
         raise TableError("no_such_table")
     return table
@@ -35,23 +35,23 @@ def get_table(table_id: Any) -> Table:
 
 def table_version(table_id: int) -> int | None:
     """The table's version alone (None if there is no such table): what a heartbeat compares."""
-    return Table.objects.filter(pk=table_id).values_list("version", flat=True).first()
+    return statements.version(table_id)
 
 
 def seat_for(table: Table, player: Player | None) -> Seat | None:
     if player is None:
         return None
-    return next((s for s in table.seats.all() if s.player_key == player.key), None)
+    return next((s for s in statements.seats(table) if s.player_key == player.key), None)
 
 
 def table_view_for(*, table: Table, viewer: Player | None) -> dict[str, Any]:
     """The envelope for ``viewer`` (None: an anonymous spectator) at the table's current version."""
-    seats = list(table.seats.all())
-    last = ActionLog.objects.filter(table=table).order_by("-seq").first()
-    return envelopes.envelope_for(table, seats, envelopes.last_move(last), viewer.key if viewer else None)
+    last = envelopes.last_move(statements.last_action(table))
+    return envelopes.envelope_for(table, statements.seats(table), last, viewer.key if viewer else None)
 
 
-def chat_history(*, table: Table, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:
+def chat_history(*, table: Table | int, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:
+    """The room's last messages, oldest first (``table``: the Table or its id)."""
     messages = list(ChatMessage.objects.filter(table=table).order_by("-id")[:limit])
     return [chat_message_dict(m) for m in reversed(messages)]
 

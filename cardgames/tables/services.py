@@ -32,7 +32,7 @@ from cardgames.catalogue import CODE_DIGITS, CODE_LETTERS, CatalogueError, clean
 from cardgames.engines import Engine, IllegalAction, get_engine
 from cardgames.engines.guandan.cards import level_number, parse_level
 
-from . import broadcast, envelopes, flow
+from . import broadcast, envelopes, flow, statements
 from .errors import TableError
 from .models import ActionLog, ChatMessage, Invitation, Seat, Table
 
@@ -69,8 +69,7 @@ def _lock(table_id: Any, *, skip_locked: bool = False) -> Table | None:
     """The Table row, locked for this transaction (None when another worker holds it)."""
     if isinstance(table_id, bool) or not isinstance(table_id, int):
         raise TableError("no_such_table")
-    query = Table.objects.select_for_update(skip_locked=skip_locked).filter(pk=table_id)
-    table = query.first()
+    table = statements.table(table_id, lock=True, skip_locked=skip_locked)
     if table is None and not skip_locked:
         raise TableError("no_such_table")
     return table
@@ -421,11 +420,11 @@ def submit_action(
         table = _lock_live(table_id)
         if table.status != Table.Status.PLAYING:
             raise TableError("not_playing")
-        seats = list(table.seats.all())  # read once: _store needs them all for the envelopes
+        seats = statements.seats(table)  # read once: _store needs them all for the envelopes
         seat = next((s for s in seats if player is not None and s.player_key == player.key), None)
         if seat is None:
             raise TableError("spectator")
-        if ActionLog.objects.filter(table=table, seat=seat.index, action_id=action_id).exists():
+        if statements.applied_before(table, seat.index, action_id):
             raise TableError("duplicate")
         if version != table.version:
             raise TableError("stale")
@@ -437,7 +436,7 @@ def submit_action(
             raise TableError(exc.code, exc.message) from None
         if seat.timeouts_in_row or seat.stand_in:
             seat.timeouts_in_row, seat.stand_in = 0, False
-            seat.save(update_fields=["timeouts_in_row", "stand_in"])
+            statements.update(seat, ["timeouts_in_row", "stand_in"])
         table.last_activity_at = moment
         _record(
             table,
@@ -580,7 +579,7 @@ def _record(
     seats: list[Seat] | None = None,
 ) -> None:
     """Append the applied action to the log, then store the state it led to (``_store``)."""
-    row = ActionLog.objects.create(
+    row = ActionLog(
         table=table,
         seq=table.version + 1,
         seat=seat,
@@ -591,6 +590,7 @@ def _record(
         timer_id=timer_id,
         at=moment,
     )
+    statements.insert(row)
     _store(table, eng, state, moment, fields=fields, last=row, seats=seats)
 
 
@@ -615,7 +615,7 @@ def _store(
     table.timer_starts = flow.sync_starts(timers, table.timer_starts, now_ts)
     table.deadline_at = _at(flow.next_deadline(timers, table.timer_starts))
     over = eng.is_over(state)
-    seats = list(table.seats.all()) if seats is None else seats
+    seats = statements.seats(table) if seats is None else seats
     bot_seats = [s.index for s in seats if s.plays_by_bot]
     asks_bots = not over and flow.wanted_bot_seats(eng.to_act(state), bot_seats)
     think = float(getattr(settings, "TABLE_BOT_THINK_SECONDS", flow.THINK_SECONDS))
@@ -628,8 +628,8 @@ def _store(
         table.deadline_at = table.bots_at = None
         extra += ["status", "result", "finished_at"]
     table.wake_at = _wake_of(table)
-    table.save(
-        update_fields=["state", "version", "timer_starts", "deadline_at", "bots_at", "wake_at", *extra]
+    statements.update(
+        table, ["state", "version", "timer_starts", "deadline_at", "bots_at", "wake_at", *extra]
     )
     broadcast.wake_later(table.pk, table.wake_at)
     views = envelopes.every_envelope(table, seats, envelopes.last_move(last), eng, state)
@@ -653,38 +653,48 @@ def _save_wake(table: Table) -> None:
 
 
 # -- presence (PF-63) -------------------------------------------------------------
-def mark_connected(*, table_id: int, player: Player | None, connected: bool) -> None:
-    """Count a seat's open sockets; a returning player takes the seat back from the stand-in bot."""
+def mark_connected(*, table_id: int, player: Player | None, connected: bool) -> dict[str, Any] | None:
+    """Count a seat's open sockets; a returning player takes the seat back from the stand-in bot.
+
+    When what the viewers see changed (the seat went on or off line, or came back from its
+    stand-in) every socket is told; on a dealt table the writer builds every viewer's envelope for
+    that, and this player's is returned, so the socket that opened sends it without reading the
+    table back. None otherwise.
+    """
     if player is None:
-        return
+        return None
     with transaction.atomic():
         table = _lock(table_id)
         assert table is not None
-        seat = _seat_of(table, player)
+        seats = statements.seats(table)
+        seat = next((s for s in seats if s.player_key == player.key), None)
         if seat is None:
-            return
+            return None
+        shown = (seat.connections > 0, seat.stand_in)
         if connected:
             seat.connections += 1
             seat.stand_in = False
             seat.timeouts_in_row = 0
         else:
             seat.connections = max(0, seat.connections - 1)
-        seat.save(update_fields=["connections", "stand_in", "timeouts_in_row"])
-        _announce_presence(table)
+        statements.update(seat, ["connections", "stand_in", "timeouts_in_row"])
+        if (seat.connections > 0, seat.stand_in) == shown:
+            return None  # a second tab, or one of two closed: nobody sees a change
+        views = _announce_presence(table, seats)
+        return None if views is None else views[str(seat.index)]
 
 
-def _announce_presence(table: Table) -> None:
+def _announce_presence(table: Table, seats: list[Seat]) -> dict[str, dict[str, Any]] | None:
     """Presence changed at the same version: every page opening or closing would make each of the
     table's sockets read it back, so once dealt the writer builds every viewer's envelope."""
     if table.state is None:  # a waiting room: its few sockets read it back
         broadcast.table_changed(table.pk, table.version, force=True)
-        return
+        return None
     eng = get_engine(table.game)
-    last = ActionLog.objects.filter(table=table).order_by("-seq").first()
-    views = envelopes.every_envelope(
-        table, list(table.seats.all()), envelopes.last_move(last), eng, eng.load(table.state)
-    )
+    last = envelopes.last_move(statements.last_action(table))
+    views = envelopes.every_envelope(table, seats, last, eng, eng.load(table.state))
     broadcast.table_changed(table.pk, table.version, force=True, envelopes=views)
+    return views
 
 
 # -- chat (PF-34) -------------------------------------------------------------------

@@ -439,7 +439,8 @@ async def test_pf63_presence_changes_reach_every_socket_without_any_of_them_read
     envelope_reads: list[str | None],
 ) -> None:
     """A page opening or closing tells the others at once (PF-63: who is connected), with the
-    envelopes the writer built: no socket reads the table back for it."""
+    envelopes the writer built: no socket reads the table back for it, not even the one that
+    opened (its first snapshot is its own of those envelopes)."""
     table_id, _, _, ana_cookie, bea_cookie = await _dealt_two_player_one_card()
     a = Client_(table_id, ana_cookie)
     await _settled(a)
@@ -453,5 +454,27 @@ async def test_pf63_presence_changes_reach_every_socket_without_any_of_them_read
     await b.close()
     gone = await a.until(lambda f: f.get("type") == "snapshot" and not f["table"]["seats"][1]["connected"])
     assert gone["table"]["view"]["hand"] == seen["table"]["view"]["hand"]  # Ana's own view, unchanged
-    assert envelope_reads == ["Bea"]  # only Bea's first snapshot of her own connection was read
+    assert envelope_reads == []
+    await a.close()
+
+
+async def test_pf63_a_second_page_of_a_connected_player_tells_the_others_nothing() -> None:
+    """Presence is shown per seat (connected or not): Bea opening and closing a second page while
+    her first stays open changes nothing Ana sees, so Ana is sent nothing for it."""
+    table_id, _, _, ana_cookie, bea_cookie = await _dealt_two_player_one_card()
+    a = Client_(table_id, ana_cookie)
+    await _settled(a)
+    b1 = Client_(table_id, bea_cookie)
+    await _settled(b1)
+    await a.until(lambda f: f.get("type") == "snapshot" and f["table"]["seats"][1]["connected"])
+    b2 = Client_(table_id, bea_cookie)
+    await _settled(b2)
+    await b2.close()
+    await b1.send({"type": "ping"})
+    await b1.until(lambda f: f["type"] == "pong")  # b2's closing is done before b1's ping answer
+    await a.send({"type": "ping"})
+    assert (await a.next()) == {"type": "pong", "version": a.version}
+    await b1.close()
+    gone = await a.until(lambda f: f.get("type") == "snapshot")
+    assert not gone["table"]["seats"][1]["connected"]
     await a.close()
