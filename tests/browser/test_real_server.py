@@ -47,6 +47,17 @@ def wait_until_serving(
             time.sleep(0.2)
 
 
+def stop_server(proc: subprocess.Popen[bytes], seconds: float = 10) -> None:
+    """SIGTERM, then SIGKILL if daphne is still there after ``seconds``: a daphne busy closing
+    its sockets once ignored SIGTERM, and the module's teardown failed on a timeout."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=seconds)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("site")
@@ -82,8 +93,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         wait_until_serving(url, proc, lambda: proc.stderr.read().decode() if proc.stderr else "")
         yield url
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_server(proc)
 
 
 OPEN_LOBBY = """

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_real_server import free_port, wait_until_serving
+from tests.browser.test_real_server import free_port, stop_server, wait_until_serving
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,8 +71,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
     finally:
         SITE_ENV.pop(url, None)
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_server(proc)
         log.close()
 
 
