@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -122,27 +123,27 @@ AUTH_USER_MODEL = "accounts.User"
 
 # --- channels and celery -----------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
-# channels_redis opens one pool per event loop; the default of 100 connections
-# runs dry under a few hundred busy sockets, so the size is explicit.
-CHANNEL_REDIS_POOL_SIZE = int(os.environ.get("CHANNEL_REDIS_POOL_SIZE", "500"))
 CHANNEL_REDIS_SOCKET_TIMEOUT = 15.0
+
+
+def channel_prefix(redis_url: str) -> str:
+    """The channel layer's prefix: Redis pub/sub channels ignore the database number, so the
+    prefix carries it — two sites (or test stacks) on one Redis server, each on its own
+    database, never hear each other's table groups."""
+    database = urlsplit(redis_url).path.strip("/") or "0"
+    return f"tapete.{database}."
+
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # channels_redis's, without the buffers of channels nobody listens to (a leak)
-            "BACKEND": "config.channel_layer.RedisChannelLayer",
+            # Redis pub/sub: a group message is published once and reaches each daphne once,
+            # which hands it to its own sockets (docs/decisions.md, docs/performance.md)
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                "hosts": [
-                    {
-                        "address": REDIS_URL,
-                        "max_connections": CHANNEL_REDIS_POOL_SIZE,
-                        # longer than channels_redis's 5 s blocking read (BZPOPMIN): redis-py 8's
-                        # default of 5 s made every quiet channel raise and close its sockets (1011)
-                        "socket_timeout": CHANNEL_REDIS_SOCKET_TIMEOUT,
-                    }
-                ],
-                "capacity": 1500,
-                "expiry": 30,
+                # a read or write on a half-dead connection gives up instead of hanging
+                "hosts": [{"address": REDIS_URL, "socket_timeout": CHANNEL_REDIS_SOCKET_TIMEOUT}],
+                "prefix": channel_prefix(REDIS_URL),
             },
         }
     }

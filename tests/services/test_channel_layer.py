@@ -1,110 +1,145 @@
-"""The Redis channel layer (config/channel_layer.py) forgets channels nobody listens to any more
-(issue 13, "Soak": nothing may grow without bound), and a cancelled receive() really stops
-(issue 13, "Faults": a Redis crash must not freeze a player's socket).
+"""The Redis channel layer the site runs (channels_redis's pub/sub layer, config/settings.py):
+the properties the live tables rely on, on the real Redis.
 
-A message on its way to a consumer that has just stopped (its ``receive()`` cancelled, as a
-socket's when it closes) is read by another consumer of the same process and buffered for the
-dead channel. channels_redis 4.3.0 keeps that buffer for ever (≈ 3.5 kB a closed table socket,
-docs/performance.md); ours drops it once the channel has had no receiver for ``expiry`` seconds.
+- a table's group message reaches every socket of the group in every process (a process gets it
+  once and hands it to its own sockets: docs/performance.md, "Live tables");
+- two sites or test stacks on one Redis server, each on a database of its own, never hear each
+  other's groups (pub/sub channels ignore the database number; the prefix carries it);
+- a closed consumer leaves nothing behind in the process (issue 13, "Soak": nothing may grow
+  without bound);
+- a cancelled receive() stops at once (issue 13, "Faults": the core layer's receive() polled
+  Redis and, on Python 3.11, could swallow its cancellation and freeze a player's socket).
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
+import uuid
 from typing import Any
 
 import pytest
-from channels_redis.core import RedisChannelLayer as StockLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from config.channel_layer import RedisChannelLayer
+from config.settings import channel_prefix
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(60)]
-EXPIRY = 1
 
 
-async def until(condition: Any, seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.01)
+def layer_on(redis_url: str, prefix: str) -> RedisPubSubChannelLayer:
+    return RedisPubSubChannelLayer(hosts=[{"address": redis_url, "socket_timeout": 15.0}], prefix=prefix)
 
 
-async def orphan_then_message(layer: StockLayer) -> tuple[bool, bool, dict[str, Any]]:
-    """A channel stops listening, a message for it arrives anyway; after ``EXPIRY`` seconds another
-    channel's message is received. Whether the dead channel's buffer was there before and after."""
-    gone, alive = await layer.new_channel(), await layer.new_channel()
-    try:
-        listening = asyncio.create_task(layer.receive(alive))
-        stopping = asyncio.create_task(layer.receive(gone))
-        await until(lambda: layer.receive_count == 2, 10, "both to receive")
-        stopping.cancel()  # the consumer closed
-        with pytest.raises(asyncio.CancelledError):
-            await stopping
-        stopped_at = time.monotonic()
-        await layer.send(gone, {"type": "late"})  # sent before it left its group, say
-        await until(lambda: gone in layer.receive_buffer, 10, "the other receiver to buffer it")
-        await until(lambda: time.monotonic() > stopped_at + EXPIRY, 10, "the expiry")
-        await layer.send(alive, {"type": "news"})
-        message = await asyncio.wait_for(listening, 10)
-        return True, gone in layer.receive_buffer, message
-    finally:
-        await layer.close_pools()
+async def receive(layer: RedisPubSubChannelLayer, channel: str, seconds: float = 5) -> dict[str, Any]:
+    return await asyncio.wait_for(layer.receive(channel), timeout=seconds)
 
 
-@pytest.mark.parametrize(("layer_class", "kept"), [(StockLayer, True), (RedisChannelLayer, False)])
-def test_a_closed_consumers_late_message_is_not_kept_for_ever(
-    require_redis: str, layer_class: type[StockLayer], kept: bool
-) -> None:
-    layer = layer_class(hosts=[require_redis], expiry=EXPIRY)
-    buffered, still_there, message = asyncio.run(orphan_then_message(layer))
-    assert buffered  # the stray message was buffered for the dead channel, with either layer
-    assert message == {"type": "news"}  # the living one, waiting past the expiry, got its own
-    assert still_there is kept  # channels_redis keeps it for ever; ours drops it
+def test_a_group_message_reaches_every_member_in_every_process(require_redis: str) -> None:
+    prefix = f"test-{uuid.uuid4().hex}."
+
+    async def scenario() -> list[dict[str, Any]]:
+        # two layers stand for two daphne processes: two sockets in one, one in the other
+        first, second = layer_on(require_redis, prefix), layer_on(require_redis, prefix)
+        try:
+            members = [
+                (first, await first.new_channel()),
+                (first, await first.new_channel()),
+                (second, await second.new_channel()),
+            ]
+            for layer, channel in members:
+                await layer.group_add("table.1", channel)
+            await first.group_send("table.1", {"type": "table.changed", "version": 7})
+            return [await receive(layer, channel) for layer, channel in members]
+        finally:
+            await first.flush()
+            await second.flush()
+
+    assert asyncio.run(scenario()) == [{"type": "table.changed", "version": 7}] * 3
 
 
-async def cancelled_receives(layer: StockLayer, tries: int) -> tuple[int, int]:
-    """Cancel a fresh channel's receive() ``tries`` times, each after a different number of event
-    loop turns (so that some cancellations land while redis-py is sending a command); how many
-    were cancelled and how many were still running a second later."""
-    cancelled = running = 0
-    try:
-        for attempt in range(tries):
-            receiving = asyncio.ensure_future(layer.receive(await layer.new_channel()))
-            for _ in range(attempt % 13):
+def test_sites_on_other_redis_databases_never_hear_each_others_groups(require_redis: str) -> None:
+    """The failure this prevents: two test stacks, each with its own PostgreSQL database where
+    table ids start at 1, shared table 1's group, and one's snapshots reached the other's sockets."""
+    assert channel_prefix("redis://127.0.0.1:6379/3") != channel_prefix("redis://127.0.0.1:6379/4")
+    assert channel_prefix("redis://127.0.0.1:6379") == channel_prefix("redis://127.0.0.1:6379/0")
+    run = uuid.uuid4().hex
+
+    async def scenario() -> tuple[dict[str, Any], bool]:
+        ours = layer_on(require_redis, f"{run}{channel_prefix('redis://h/3')}")
+        theirs = layer_on(require_redis, f"{run}{channel_prefix('redis://h/4')}")
+        try:
+            mine, other = await ours.new_channel(), await theirs.new_channel()
+            await ours.group_add("table.1", mine)
+            await theirs.group_add("table.1", other)
+            await theirs.group_send("table.1", {"type": "table.changed", "version": 99})
+            await ours.group_send("table.1", {"type": "table.changed", "version": 1})
+            got = await receive(ours, mine)
+            try:
+                await receive(ours, mine, seconds=0.5)
+                heard_more = True
+            except TimeoutError:
+                heard_more = False
+            return got, heard_more
+        finally:
+            await ours.flush()
+            await theirs.flush()
+
+    got, heard_more = asyncio.run(scenario())
+    assert got == {"type": "table.changed", "version": 1} and not heard_more
+
+
+def test_a_closed_consumer_leaves_nothing_behind(require_redis: str) -> None:
+    """As channels runs a consumer: receive() until the socket closes (cancelled), then the
+    groups discarded. A message already on its way to it is dropped, not kept."""
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        layer = layer_on(require_redis, f"test-{uuid.uuid4().hex}.")
+        inner = layer._get_layer()
+        try:
+            for _ in range(20):
+                channel = await layer.new_channel()
+                await layer.group_add("table.5", channel)
+                receiving = asyncio.ensure_future(layer.receive(channel))
                 await asyncio.sleep(0)
-            receiving.cancel()
-            cancelled += 1
-            await asyncio.wait([receiving], timeout=1)
-            if not receiving.done():
-                running += 1
-                while not receiving.done():  # the stock layer's: stop it, whatever it takes
-                    receiving.cancel()
-                    await asyncio.wait([receiving], timeout=0.05)
-                break
-    finally:
-        await layer.close_pools()
-    return cancelled, running
+                receiving.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await receiving
+                await layer.group_send("table.5", {"type": "late"})  # on its way as it closed
+                await layer.group_discard("table.5", channel)
+            await asyncio.sleep(0.3)  # the late messages arrive, for nobody
+            shard = inner._shards[0]
+            return dict(inner.channels), dict(inner.groups), {"subscribed": set(shard._subscribed_to)}
+        finally:
+            await layer.flush()
+
+    channels, groups, subscriptions = asyncio.run(scenario())
+    assert channels == {} and groups == {} and subscriptions == {"subscribed": set()}
 
 
-def test_a_cancelled_receive_stops_even_when_python_3_11_drops_the_cancellation(
-    require_redis: str,
-) -> None:
-    # given redis-py 8 with a socket timeout, which sends each command through asyncio.wait_for:
-    # on Python 3.11 the stock layer's receive() swallows a cancellation that lands as a send
-    # ends and polls Redis for ever (its consumer, and the player's socket, with it) ...
-    host = {"address": require_redis, "socket_timeout": 15.0}
-    _, running = asyncio.run(cancelled_receives(StockLayer(hosts=[host]), 39))
-    assert running == 1, "the stock layer stopped every time: the workaround may have had its day"
-    # ... ours stops every time, within a second
-    cancelled, running = asyncio.run(cancelled_receives(RedisChannelLayer(hosts=[host]), 130))
-    assert (cancelled, running) == (130, 0)
+def test_a_cancelled_receive_stops_at_once(require_redis: str) -> None:
+    async def scenario() -> int:
+        layer = layer_on(require_redis, f"test-{uuid.uuid4().hex}.")
+        running = 0
+        try:
+            for attempt in range(130):
+                receiving = asyncio.ensure_future(layer.receive(await layer.new_channel()))
+                for _ in range(attempt % 13):  # cancelled at every stage of its start
+                    await asyncio.sleep(0)
+                receiving.cancel()
+                await asyncio.wait([receiving], timeout=1)
+                running += not receiving.done()
+        finally:
+            await layer.flush()
+        return running
+
+    assert asyncio.run(scenario()) == 0
 
 
 def test_the_site_uses_it_with_redis() -> None:
     from config import settings as site_settings
 
     if site_settings.REDIS_URL:
-        assert site_settings.CHANNEL_LAYERS["default"]["BACKEND"] == "config.channel_layer.RedisChannelLayer"
+        layer = site_settings.CHANNEL_LAYERS["default"]
+        assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+        assert layer["CONFIG"]["prefix"] == channel_prefix(site_settings.REDIS_URL)
     else:
         assert "channels_redis" not in str(site_settings.CHANNEL_LAYERS)
