@@ -24,6 +24,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from .protocol import encode_frame, snapshot_frame
+
 log = logging.getLogger(__name__)
 
 
@@ -162,13 +164,14 @@ def table_changed(
 ) -> None:
     """After commit: every socket of the table sends its viewer the new version.
 
-    With ``envelopes`` (every seat's and the spectator's, built by the writer) a socket sends
-    its own one as it is; without, it re-reads the table (``force``: even at the same version).
-    The envelopes travel only between server processes: each socket forwards one.
+    With ``envelopes`` (every seat's and the spectator's, built by the writer) the message carries
+    each viewer's snapshot frame, encoded once here, and a socket sends its own as it is; without,
+    it re-reads the table (``force``: even at the same version). The frames travel only between
+    server processes: each socket forwards one.
     """
     message: dict[str, Any] = {"type": "table.changed", "version": version, "force": force}
     if envelopes is not None:
-        message["envelopes"] = envelopes
+        message["frames"] = {key: encode_frame(snapshot_frame(env)) for key, env in envelopes.items()}
     transaction.on_commit(lambda: _send(table_group(table_id), message))
 
 

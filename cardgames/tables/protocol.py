@@ -137,6 +137,11 @@ class RateLimiter:
 
 
 # -- server frames ------------------------------------------------------------
+def encode_frame(frame: dict[str, Any]) -> str:
+    """A server frame as the text the socket sends (the writer encodes a move's snapshots once)."""
+    return json.dumps(frame)
+
+
 def snapshot_frame(envelope: dict[str, Any]) -> dict[str, Any]:
     return {"type": "snapshot", "version": envelope["version"], "table": envelope}
 

@@ -53,7 +53,7 @@ async def test_the_moves_group_message_waits_in_the_outbox_until_delivered() -> 
 
     assert [group for group, _ in box.items] == [broadcast.table_group(table.pk)]
     message = box.items[0][1]
-    assert message["version"] == applied.version and set(message["envelopes"]) >= {"0", "1"}
+    assert message["version"] == applied.version and set(message["frames"]) >= {"0", "1"}
     with pytest.raises(asyncio.TimeoutError):
         await asyncio.wait_for(layer.receive(channel), timeout=0.3)
     await broadcast.deliver(box)
@@ -71,3 +71,30 @@ def test_a_refused_move_keeps_nothing() -> None:
             table_id=table.pk, player=host, action={"type": "nonsense"}, action_id="x", version=table.version
         )
     assert box.items == []
+
+
+def test_the_moves_message_carries_each_viewers_snapshot_frame_encoded_once() -> None:
+    """Each socket sends its viewer's frame as the writer encoded it (no decoding of every
+    viewer's envelope, no encoding per socket): each is that viewer's own envelope and no other's."""
+    import json
+
+    from cardgames.tables import selectors
+    from cardgames.tables.envelopes import SPECTATOR
+    from cardgames.tables.models import Table
+
+    clock = Clock()
+    host = user_player("ana")
+    table = started_table("skyjo", host, clock)
+    applied, box = _first_move(table.pk, host, clock)
+    frames = box.items[0][1]["frames"]
+    table = Table.objects.get(pk=table.pk)
+    assert set(frames) == {str(i) for i in range(table.num_players)} | {SPECTATOR}
+    ana = json.loads(frames["0"])
+    assert ana["type"] == "snapshot" and ana["version"] == applied.version
+    read_back = selectors.table_view_for(table=table, viewer=host)
+    assert {**ana["table"], "server_time": 0} == {**read_back, "server_time": 0}
+    for key, text in frames.items():
+        view = json.loads(text)["table"]["view"]
+        assert view == get_engine("skyjo").view(
+            get_engine("skyjo").load(table.state), None if key == SPECTATOR else int(key)
+        )

@@ -478,3 +478,26 @@ async def test_pf63_a_second_page_of_a_connected_player_tells_the_others_nothing
     gone = await a.until(lambda f: f.get("type") == "snapshot")
     assert not gone["table"]["seats"][1]["connected"]
     await a.close()
+
+
+async def test_a_table_socket_handles_its_messages_without_a_trip_to_the_sync_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """channels' consumers go to the process's one sync thread before every message to close
+    that thread's old database connections; the table socket, whose every database call closes
+    them on its own thread, does not (5 such trips a move at a table of 4, all through one thread)."""
+    trips: list[int] = []
+
+    async def counted() -> None:
+        trips.append(1)
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", counted)
+    table_id, _, _, ana_cookie, bea_cookie = await _dealt_two_player_one_card()
+    a, b = Client_(table_id, ana_cookie), Client_(table_id, bea_cookie)
+    await _settled(a)
+    await _settled(b)  # Ana's socket handles Bea's presence message too
+    await a.send({"type": "sync", "version": a.version})
+    await a.until(lambda f: f["type"] == "pong")
+    assert trips == []
+    await a.close()
+    await b.close()
