@@ -99,6 +99,10 @@ def _sql(vendor: str) -> dict[str, str]:
     }
 
 
+#: a primary key (BigAutoField) fits in 64 bits; a larger id names no row, as the ORM answers it
+_KEYS = range(-(2**63), 2**63)
+
+
 def _rows(statement: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(_sql(connection.vendor)[statement], params)
@@ -109,12 +113,16 @@ def _rows(statement: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
 def table(table_id: int, *, lock: bool = False, skip_locked: bool = False) -> Table | None:
     """The Table row, locked for this transaction with ``lock`` (None: no such row, or with
     ``skip_locked`` another transaction holds it)."""
+    if table_id not in _KEYS:
+        return None
     statement = "table_lock_skip" if lock and skip_locked else "table_lock" if lock else "table"
     found = _instances(Table, _rows(statement, [table_id]))
     return found[0] if found else None
 
 
 def version(table_id: int) -> int | None:
+    if table_id not in _KEYS:
+        return None
     rows = _rows("version", [table_id])
     return int(rows[0][0]) if rows else None
 

@@ -117,3 +117,10 @@ def test_a_whole_game_through_the_statements_replays_from_its_log() -> None:
     assert table.status == Table.Status.FINISHED
     verdict = selectors.verify_table(table=table)
     assert verdict["ok"] and verdict["result_matches"], verdict
+
+
+def test_an_id_beyond_any_key_names_no_table() -> None:
+    """Bad input such as /ws/tables/99999999999999999999999/ is "no such table", not a crash of
+    the database driver (SQLite refuses integers over 64 bits)."""
+    assert statements.table(10**23) is None and statements.table(-(10**23), lock=True) is None
+    assert statements.version(10**23) is None
