@@ -1,10 +1,11 @@
 """The only place that talks to the channel layer (and schedules wake-ups), always after commit.
 
-Group messages carry the table ``version`` and, after a move, every viewer's envelope of that
-version (``envelopes.every_envelope``); each consumer sends its own viewer's, or re-reads the
-table when the message has none (selectors.table_view_for). The layer may drop a message (channels_redis
-under load, the in-memory layer across processes): clients' heartbeats carry their version,
-so a missed message costs at most one heartbeat (docs/protocol.md).
+Group messages carry the table ``version`` and, after a move, every viewer's snapshot frame of
+that version (``envelopes.every_envelope``, encoded once); each consumer sends its own viewer's,
+or re-reads the table when the message has none (selectors.table_view_for). The layer may drop a
+message (Redis pub/sub delivers at most once; the in-memory layer does not cross processes):
+clients' heartbeats carry their version, so a missed message costs at most one heartbeat
+(docs/protocol.md).
 """
 
 from __future__ import annotations
