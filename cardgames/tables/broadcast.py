@@ -130,6 +130,12 @@ class Outbox:
     def add(self, groups: list[str], message: dict[str, Any]) -> None:
         self.items.extend((group, message) for group in groups)
 
+    def sent_by(self, channel_name: str) -> None:
+        """Mark every message as ``channel_name``'s own: a socket that announced its own opening
+        has already sent its viewer that snapshot, and skips the echo (``TableConsumer``)."""
+        for _, message in self.items:
+            message["origin"] = channel_name
+
 
 @contextlib.contextmanager
 def outbox() -> Iterator[Outbox]:

@@ -124,6 +124,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(user_group(self.player.user_id), self.channel_name)
         self.joined = True
         envelope, history, box = await _on_db(_opened_now)(self.table_id, self.player)
+        box.sent_by(self.channel_name)  # this socket sends that envelope itself, just below
         await broadcast.deliver(box)
         self.note_sent(envelope)
         await self.send_json(protocol.snapshot_frame(envelope))
@@ -207,7 +208,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     # -- from the group ---------------------------------------------------------------
     async def table_changed(self, event: dict[str, Any]) -> None:
-        frame = (event.get("frames") or {}).get(self.viewer_key)
+        # popped: channels keeps the last message a consumer handled until its next one, and
+        # this one carries every viewer's frame (≈ 8 kB at a table of 4) — per idle socket
+        frames = event.pop("frames", None) or {}
+        if event.get("origin") == self.channel_name and event["version"] == self.sent_version:
+            return  # the presence of this socket's own opening: it sent that snapshot already
+        frame = frames.get(self.viewer_key)
         if frame is not None and self.viewer_key is not None:
             # the writer built and encoded it: no read of the table, no encoding here (forced:
             # presence, at the same version)

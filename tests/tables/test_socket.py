@@ -458,6 +458,43 @@ async def test_pf63_presence_changes_reach_every_socket_without_any_of_them_read
     await a.close()
 
 
+async def test_pf63_a_socket_that_opens_gets_its_snapshot_once() -> None:
+    """Its opening is announced to the table (presence, PF-63) at the version it is sent itself:
+    that announcement's echo on its own socket is not a second copy of the same snapshot."""
+    table_id, _, _, ana_cookie, bea_cookie = await _dealt_two_player_one_card()
+    a = Client_(table_id, ana_cookie)
+    await _settled(a)
+    b = Client_(table_id, bea_cookie)
+    await _settled(b)
+    for client in (a, b):  # past anything still queued for either socket
+        await client.send({"type": "ping"})
+        await client.until(lambda f: f["type"] == "pong")
+    assert [f["version"] for f in b.frames if f.get("type") == "snapshot"] == [b.version]
+    # Ana was sent her own opening once, then Bea's arrival (same version, new presence)
+    assert [f["version"] for f in a.frames if f.get("type") == "snapshot"] == [a.version, a.version]
+    await a.close()
+    await b.close()
+
+
+async def test_a_socket_keeps_no_other_viewers_frames_after_forwarding_its_own() -> None:
+    """channels keeps the last message a consumer handled until the next one arrives; a move's
+    message carries every viewer's frame, so the socket drops them once it has sent its own
+    (an idle table of 4 would otherwise hold every frame 5 times over per process)."""
+    from cardgames.tables.consumers import TableConsumer
+
+    consumer = TableConsumer()
+    consumer.viewer_key, consumer.sent_version, consumer.channel_name = "0", 3, "me"
+    sent: list[str] = []
+
+    async def send(text_data: str) -> None:
+        sent.append(text_data)
+
+    consumer.send = send  # type: ignore[method-assign]
+    event = {"type": "table.changed", "version": 4, "force": False, "frames": {"0": "mine", "1": "theirs"}}
+    await consumer.table_changed(event)
+    assert sent == ["mine"] and "frames" not in event
+
+
 async def test_pf63_a_second_page_of_a_connected_player_tells_the_others_nothing() -> None:
     """Presence is shown per seat (connected or not): Bea opening and closing a second page while
     her first stays open changes nothing Ana sees, so Ana is sent nothing for it."""
