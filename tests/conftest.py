@@ -17,6 +17,17 @@ from django.test import override_settings
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "").lower() in {"1", "true", "yes"}
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Folders whose tests never touch a database, a cache or a channel layer: the pure engines, bots
+# and benchmark loops (tests/tables/test_purity.py keeps them free of Django). Their results do not
+# depend on the services, so CI's real-service tier leaves them to the first tier.
+PURE_FOLDERS = ("engines", "bots", "bench", "rulezz")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        parts = item.path.relative_to(config.rootpath).parts
+        if len(parts) > 2 and parts[0] == "tests" and parts[1] in PURE_FOLDERS:
+            item.add_marker(pytest.mark.pure)
 
 
 def missing_service(reason: str) -> None:
