@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
-from django.db import connection, models
+from django.db import DatabaseError, connection, models
 
 from .models import ActionLog, Seat, Table
 
@@ -77,24 +77,31 @@ def _instances(model: type[M], rows: Sequence[Sequence[Any]]) -> list[M]:
 def _sql(vendor: str) -> dict[str, str]:
     """The read statements' text, built once per backend (``vendor``)."""
     q = connection.ops.quote_name
+
+    def col(model: type[models.Model], name: str) -> str:
+        return q(model._meta.get_field(name).column)  # type: ignore[union-attr]
+
     t, s, a = _of(Table), _of(Seat), _of(ActionLog)
+    table_pk = q(Table._meta.pk.column)  # type: ignore[union-attr]
     lock = ""
     if connection.features.has_select_for_update:
         lock = " FOR UPDATE"
     skip = lock + (" SKIP LOCKED" if lock and connection.features.has_select_for_update_skip_locked else "")
-    table = f"SELECT {t.columns} FROM {t.table} WHERE {q('id')} = %s"
+    table = f"SELECT {t.columns} FROM {t.table} WHERE {table_pk} = %s"
+    seat_table, log_table = col(Seat, "table"), col(ActionLog, "table")
     return {
         "table": table,
         "table_lock": table + lock,
         "table_lock_skip": table + skip,
-        "version": f"SELECT {q('version')} FROM {t.table} WHERE {q('id')} = %s",
-        "seats": f"SELECT {s.columns} FROM {s.table} WHERE {q('table_id')} = %s ORDER BY {q('index')}",
+        "version": f"SELECT {col(Table, 'version')} FROM {t.table} WHERE {table_pk} = %s",
+        "seats": f"SELECT {s.columns} FROM {s.table} WHERE {seat_table} = %s ORDER BY {col(Seat, 'index')}",
         "last_action": (
-            f"SELECT {a.columns} FROM {a.table} WHERE {q('table_id')} = %s ORDER BY {q('seq')} DESC LIMIT 1"
+            f"SELECT {a.columns} FROM {a.table} WHERE {log_table} = %s"
+            f" ORDER BY {col(ActionLog, 'seq')} DESC LIMIT 1"
         ),
         "applied_before": (
-            f"SELECT 1 FROM {a.table} WHERE {q('table_id')} = %s AND {q('seat')} = %s"
-            f" AND {q('action_id')} = %s LIMIT 1"
+            f"SELECT 1 FROM {a.table} WHERE {log_table} = %s AND {col(ActionLog, 'seat')} = %s"
+            f" AND {col(ActionLog, 'action_id')} = %s LIMIT 1"
         ),
     }
 
@@ -171,18 +178,22 @@ def insert(instance: models.Model) -> None:
     model = type(instance)
     fields, sql, returning = _insert_sql(model, connection.vendor)
     values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]  # type: ignore[arg-type]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, values)
-        new_pk = cursor.fetchone()[0] if returning else cursor.lastrowid
     pk = model._meta.pk
     assert pk is not None
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        if returning:
+            new_pk = cursor.fetchone()[0]
+        else:  # Django's own way on such a backend
+            new_pk = connection.ops.last_insert_id(cursor, model._meta.db_table, pk.column)
     setattr(instance, pk.attname, new_pk)
     instance._state.adding = False
     instance._state.db = connection.alias
 
 
 def update(instance: models.Model, fields: Sequence[str]) -> None:
-    """UPDATE these fields of ``instance``'s row, as ``save(update_fields=fields)``."""
+    """UPDATE these fields of ``instance``'s row, as ``save(update_fields=fields)``: a row that
+    is not there is a ``DatabaseError``, never a write silently lost."""
     model = type(instance)
     meta = model._meta
     chosen = [meta.get_field(name) for name in dict.fromkeys(fields)]
@@ -195,3 +206,5 @@ def update(instance: models.Model, fields: Sequence[str]) -> None:
         cursor.execute(
             f"UPDATE {_of(model).table} SET {sets} WHERE {q(pk.column)} = %s", [*values, instance.pk]
         )
+        if cursor.rowcount == 0:
+            raise DatabaseError("Save with update_fields did not affect any rows.")

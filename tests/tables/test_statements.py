@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import models, transaction
+from django.db import DatabaseError, connection, models, transaction
 
 from cardgames.tables import services, statements
 from cardgames.tables.models import ActionLog, Seat, Table
@@ -104,6 +104,36 @@ def test_an_update_writes_the_named_fields_only(played: Table) -> None:
         {"winners": [0]},
     )
     assert stored.code == played.code
+
+
+def test_an_update_of_a_row_that_is_gone_is_an_error_as_the_orm_makes_it(played: Table) -> None:
+    table = statements.table(played.pk)
+    assert table is not None
+    Table.objects.filter(pk=played.pk).delete()
+    table.version += 1
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        statements.update(table, ["version"])
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        table.save(update_fields=["version"])  # the ORM's own answer, for comparison
+
+
+def test_an_insert_on_a_database_without_returning_takes_the_drivers_last_row_id(
+    played: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neither SQLite ≥ 3.35 nor PostgreSQL takes this path; a backend without RETURNING does,
+    as Django does (``connection.ops.last_insert_id``). SQLite's driver has a last row id."""
+    if connection.vendor != "sqlite":
+        pytest.skip("only a driver with a last row id (SQLite's here) can stand in for such a backend")
+    monkeypatch.setattr(connection.features, "can_return_columns_from_insert", False)
+    statements._insert_sql.cache_clear()
+    try:
+        row = ActionLog(table=played, seq=played.version + 1, seat=1, action={"type": "draw"}, events=[])
+        row.at = played.deadline_at
+        statements.insert(row)
+        assert row.pk == ActionLog.objects.latest("pk").pk
+        assert _fields(ActionLog.objects.get(pk=row.pk)) == _fields(row)
+    finally:
+        statements._insert_sql.cache_clear()
 
 
 def test_a_whole_game_through_the_statements_replays_from_its_log() -> None:
