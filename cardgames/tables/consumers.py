@@ -20,7 +20,7 @@ from django.conf import settings
 from accounts.identity import Player, player_from_scope
 from accounts.sessions import should_close
 
-from . import broadcast, protocol, runner, selectors, services
+from . import broadcast, protocol, runner, selectors, services, sockets
 from .broadcast import table_group, user_group
 from .envelopes import SPECTATOR
 from .errors import TableError
@@ -34,55 +34,8 @@ def _on_db(func: Any) -> Any:
     return database_sync_to_async(func, thread_sensitive=not settings.TABLE_DB_PARALLEL)
 
 
-def _envelope_now(table_id: int, player: Player | None) -> dict[str, Any]:
-    return selectors.table_view_for(table=selectors.get_table(table_id), viewer=player)
-
-
 async def _envelope(table_id: int, player: Player | None) -> dict[str, Any]:
-    return await _on_db(_envelope_now)(table_id, player)
-
-
-def _submit_now(**kwargs: Any) -> tuple[services.Applied, broadcast.Outbox]:
-    """The move, with its group message kept for the event loop to send: the database thread
-    does not wait on the channel layer."""
-    with broadcast.outbox() as box:
-        return services.submit_action(**kwargs), box
-
-
-@database_sync_to_async
-def _admit(table_id: int, player: Player | None) -> str | None:
-    """None if ``player`` may open this table's socket, else an error code.
-
-    Users may watch any table; a guest only a table they sit at, or a friends room (they
-    had its code or link, PF-24/PF-26); an anonymous socket never.
-    """
-    if player is None:
-        return "identity_required"
-    try:
-        table = selectors.get_table(table_id)
-    except TableError as exc:
-        return exc.code
-    if player.is_user or table.mode == table.Mode.FRIENDS or selectors.seat_for(table, player) is not None:
-        return None
-    return "guests_not_allowed"
-
-
-def _opened_now(
-    table_id: int, player: Player | None
-) -> tuple[dict[str, Any], list[dict[str, Any]], broadcast.Outbox]:
-    """A socket opened: its seat counted (the others told, from the event loop), then its own
-    envelope (the one presence built, else read) and the chat — one trip to the database thread."""
-    with broadcast.outbox() as box:
-        envelope = services.mark_connected(table_id=table_id, player=player, connected=True)
-    if envelope is None:
-        envelope = _envelope_now(table_id, player)
-    return envelope, selectors.chat_history(table=table_id), box
-
-
-def _closed_now(table_id: int, player: Player | None) -> broadcast.Outbox:
-    with broadcast.outbox() as box:
-        services.mark_connected(table_id=table_id, player=player, connected=False)
-    return box
+    return await _on_db(sockets.envelope)(table_id, player)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -111,7 +64,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.joined = False
         self.limiter = protocol.RateLimiter()
         await self.accept()
-        refusal = await _admit(self.table_id, self.player)
+        refusal = await database_sync_to_async(sockets.admit)(self.table_id, self.player)
         if refusal is not None:
             # Accept first so the browser gets a reason, not a bare failed handshake (1006).
             await self.send_error(TableError(refusal))
@@ -123,7 +76,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # log-out and password changes close the socket (``user_logout``)
             await self.channel_layer.group_add(user_group(self.player.user_id), self.channel_name)
         self.joined = True
-        envelope, history, box = await _on_db(_opened_now)(self.table_id, self.player)
+        envelope, history, box = await _on_db(sockets.opened)(self.table_id, self.player)
         box.sent_by(self.channel_name)  # this socket sends that envelope itself, just below
         await broadcast.deliver(box)
         self.note_sent(envelope)
@@ -137,7 +90,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.player is not None and self.player.user_id is not None:
             await self.channel_layer.group_discard(user_group(self.player.user_id), self.channel_name)
         with contextlib.suppress(TableError):
-            await broadcast.deliver(await _on_db(_closed_now)(self.table_id, self.player))
+            await broadcast.deliver(await _on_db(sockets.closed)(self.table_id, self.player))
 
     # -- from the client --------------------------------------------------------
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -189,7 +142,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def act(self, frame: protocol.ClientFrame) -> None:
         try:
-            applied, box = await _on_db(_submit_now)(
+            applied, box = await _on_db(sockets.submit)(
                 table_id=self.table_id,
                 player=self.player,
                 action=frame.action,

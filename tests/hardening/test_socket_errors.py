@@ -10,7 +10,7 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from cardgames import consumers as lobby
-from cardgames.tables import consumers as table_consumers
+from cardgames.tables import sockets as table_sockets
 from config.asgi import application
 from tests.tables.test_socket import ORIGIN, as_guest, signed_in, started_practice
 
@@ -111,7 +111,7 @@ async def test_a_move_that_fails_unexpectedly_is_answered_with_its_action_id(mon
     def lost(**kwargs: object) -> None:
         raise ConnectionError("Redis went away after the commit")
 
-    monkeypatch.setattr(table_consumers, "_submit_now", lost)
+    monkeypatch.setattr(table_sockets, "submit", lost)
     frame = {"type": "action", "action": {"type": "draw"}, "action_id": "a-lost", "version": version}
     await socket.send_json_to(frame)
     answer = await not_snapshot(socket)

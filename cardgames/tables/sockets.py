@@ -1,0 +1,62 @@
+"""What a table socket's life asks of the table, one call each, so the consumer stays thin.
+
+Each runs on a database thread (the consumer's ``database_sync_to_async``). Those that write keep
+their group messages in an ``Outbox`` for the event loop to send (``broadcast.deliver``): the
+database thread never waits on the channel layer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accounts.identity import Player
+
+from . import broadcast, selectors, services
+from .errors import TableError
+
+
+def admit(table_id: int, player: Player | None) -> str | None:
+    """None if ``player`` may open this table's socket, else an error code.
+
+    Users may watch any table; a guest only a table they sit at, or a friends room (they
+    had its code or link, PF-24/PF-26); an anonymous socket never.
+    """
+    if player is None:
+        return "identity_required"
+    try:
+        table = selectors.get_table(table_id)
+    except TableError as exc:
+        return exc.code
+    if player.is_user or table.mode == table.Mode.FRIENDS or selectors.seat_for(table, player) is not None:
+        return None
+    return "guests_not_allowed"
+
+
+def envelope(table_id: int, player: Player | None) -> dict[str, Any]:
+    """``player``'s envelope at the table's current version."""
+    return selectors.table_view_for(table=selectors.get_table(table_id), viewer=player)
+
+
+def opened(
+    table_id: int, player: Player | None
+) -> tuple[dict[str, Any], list[dict[str, Any]], broadcast.Outbox]:
+    """A socket opened: its seat counted (the others told, PF-63), then its own envelope (the
+    one presence built, else read) and the chat — one trip to the database thread."""
+    with broadcast.outbox() as box:
+        own = services.mark_connected(table_id=table_id, player=player, connected=True)
+    if own is None:
+        own = envelope(table_id, player)
+    return own, selectors.chat_history(table=table_id), box
+
+
+def closed(table_id: int, player: Player | None) -> broadcast.Outbox:
+    """A socket closed: its seat counted (the others told when that changes what they see)."""
+    with broadcast.outbox() as box:
+        services.mark_connected(table_id=table_id, player=player, connected=False)
+    return box
+
+
+def submit(**kwargs: Any) -> tuple[services.Applied, broadcast.Outbox]:
+    """A client's move (``services.submit_action``), its group message kept for the event loop."""
+    with broadcast.outbox() as box:
+        return services.submit_action(**kwargs), box
