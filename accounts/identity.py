@@ -58,5 +58,6 @@ def player_from_request(request: Any) -> Player | None:
 
 
 def player_from_scope(scope: Mapping[str, Any]) -> Player | None:
-    """The websocket's player, from the scope that AuthMiddlewareStack filled."""
-    return _player(scope.get("user"), scope.get("session"))
+    """The websocket's player, found at its handshake (``accounts.socket_identity``)."""
+    player = scope.get("player")
+    return player if isinstance(player, Player) else None

@@ -39,9 +39,9 @@ def end_other_sessions(*, user_id: int, keep: str = "") -> None:
     close_user_sockets(user_id, keep=keep)
 
 
-def should_close(event: Mapping[str, Any], scope_session: Any) -> bool:
-    """For a consumer's ``user_logout`` handler: does this message end this socket's session?"""
-    mine = session_fingerprint(scope_session)
+def should_close(event: Mapping[str, Any], mine: str) -> bool:
+    """For a consumer's ``user_logout`` handler: does this message end this socket's session
+    (``mine``: its ``session_fingerprint``, ``scope["session_fingerprint"]``)?"""
     if event.get("session"):
         return bool(event["session"] == mine)
     if event.get("keep"):

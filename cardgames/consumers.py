@@ -83,7 +83,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def user_logout(self, event: dict[str, Any]) -> None:
         """Log-out or a password change ended this socket's session (``accounts.sessions``)."""
-        if should_close(event, self.scope.get("session")):
+        if should_close(event, self.scope.get("session_fingerprint", "")):
             await self.close(code=4401)
 
     async def send_error(self, code: str, message: str) -> None:

@@ -1,8 +1,9 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
 Websockets pass config.origins.SiteOriginValidator (the Origin's scheme, host and port must
-be the site's: no cross-site or same-host-other-port sockets) and the session middleware,
-so consumers see ``scope["user"]`` and the guest identity. A path no route knows is refused at
+be the site's: no cross-site or same-host-other-port sockets) and
+accounts.socket_identity.IdentityMiddleware, so consumers see ``scope["player"]`` (the user or
+the guest, found once at the handshake). A path no route knows is refused at
 the handshake (HTTP 403 to the client), never a 500 with a traceback (issue 13 item 12).
 """
 
@@ -15,11 +16,11 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry ready)
 from channels.generic.websocket import WebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
+from accounts.socket_identity import IdentityMiddleware  # noqa: E402  (needs the app registry ready)
 from cardgames.routing import websocket_urlpatterns  # noqa: E402
 from config.origins import SiteOriginValidator  # noqa: E402
 
@@ -36,6 +37,6 @@ websocket_routes = [*websocket_urlpatterns, re_path(r"", UnknownPathConsumer.as_
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SiteOriginValidator(AuthMiddlewareStack(URLRouter(websocket_routes))),
+        "websocket": SiteOriginValidator(IdentityMiddleware(URLRouter(websocket_routes))),
     }
 )

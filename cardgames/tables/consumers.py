@@ -182,7 +182,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def user_logout(self, event: dict[str, Any]) -> None:
         """Log-out or a password change ended this socket's session (``accounts.sessions``)."""
-        if should_close(event, self.scope.get("session")):
+        if should_close(event, self.scope.get("session_fingerprint", "")):
             await self.close(code=4401)
 
     async def user_event(self, event: dict[str, Any]) -> None:
