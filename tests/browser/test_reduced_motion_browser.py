@@ -50,7 +50,10 @@ Element.prototype.animate = function (frames, options) {
 """
 
 #: the computed motion of the table's moving classes on one card, switched on by the test
-PROBE = """node => {
+#: one task of the page's own, so that a re-render of the hand cannot detach the node between
+#: finding it and reading its style (a detached node's computed style is empty)
+PROBE = """selector => {
+  const node = document.querySelector(selector);
   const out = {};
   for (const cls of ["arrive", "pulse"]) {
     node.classList.add(cls);
@@ -134,7 +137,7 @@ def test_reduced_motion_nothing_moves_on_the_home_page_or_a_table(browser, serve
     arrivals = [m for m in seen if m["name"] == "card-arrive"]
     assert arrivals and all(m["duration"] == pytest.approx(0.45) for m in arrivals), seen
     assert any(m["kind"] == "transition" and m["duration"] >= 0.1 for m in seen), seen
-    probe = lively.locator("#hand .pcard").first.evaluate(PROBE)
+    probe = lively.evaluate(PROBE, "#hand .pcard")
     assert probe["arrive"][0] == "card-arrive" and probe["pulse"][0] == "pulse", probe
     lively.context.close()
 
@@ -148,8 +151,8 @@ def test_reduced_motion_nothing_moves_on_the_home_page_or_a_table(browser, serve
     assert not [m for m in motions(calm) if m["name"] == "card-arrive"]  # not even started
     assert calm.locator("#game-area .arrive, #game-area .pulse").count() == 0
     # the CSS alone stills the moving classes (a played card, Pika's call button, a count)
-    for node in (calm.locator("#hand .pcard").first, calm.locator("#game-area .pile .pcard").first):
-        probe = node.evaluate(PROBE)
+    for selector in ("#hand .pcard", "#game-area .pile .pcard"):
+        probe = calm.evaluate(PROBE, selector)
         assert probe["arrive"][0] == "none" and probe["pulse"][0] == "none", probe
     transitions = calm.locator("#game-area button, #game-area .pcard").evaluate_all(TRANSITIONS)
     assert transitions and all(kind == "none" or seconds(d) <= STILL for kind, d in transitions), transitions
