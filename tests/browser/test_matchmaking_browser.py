@@ -9,6 +9,7 @@ Bea's — is taken to /mesa/<code>/ by the lobby socket, where the game is on.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -65,3 +66,40 @@ def test_queue_countdown_and_every_open_tab_taken_to_the_table(browser: Any, ser
     table = ana.request.get(server + f"/api/rooms/{code}").json()
     assert table["mode"] == "online" and table["status"] == "playing"
     assert sorted(s["kind"] for s in table["seats"]) == ["human", "human"]
+
+
+def test_pf51_a_joins_late_answer_does_not_hide_the_countdown_the_socket_already_showed(
+    browser: Any,  # noqa: F811
+    server: str,  # noqa: F811
+) -> None:
+    """Joining kicks a wave at once, so the socket's "seated" (with the countdown to simulated
+    players, PF-51) can reach the page before the join's own answer, "queued". Here that answer is
+    held back 2 s: the page must go on showing the countdown, not the older place in the queue."""
+    ana = new_page(browser)
+    sign_up(ana, server, "ana_tarde")
+    with ana.expect_websocket(lambda ws: ws.url.endswith("/ws/lobby/")) as opened:
+        ana.goto(server + "/")
+    opened.value.wait_for_event("framereceived")  # hello: in its groups, events will reach it
+    answered: list[str] = []
+
+    def held_back(route: Any) -> None:
+        response = route.fetch()
+        time.sleep(2)
+        answered.append(response.text())
+        route.fulfill(response=response)
+
+    ana.route(
+        "**/api/queue", lambda route: held_back(route) if route.request.method == "POST" else route.fallback()
+    )
+    ana.select_option("[data-testid=queue-game]", "one_card")
+    ana.select_option("[data-testid=queue-players]", "2")
+    ana.select_option("[data-testid=queue-stake]", "0")
+    ana.click("[data-testid=queue-join]")
+    status = ana.locator("[data-testid=queue-status]")
+    countdown = re.compile(r"simulados completan la mesa en \d+ s")
+    status.filter(has_text=countdown).wait_for()
+    while not answered:
+        ana.wait_for_timeout(100)
+    assert '"queued"' in answered[0]  # the answer really was the older status
+    ana.wait_for_timeout(1000)  # the held answer has reached the page by now
+    assert countdown.search(status.text_content() or ""), status.text_content()

@@ -11,6 +11,7 @@ let retry = 1000;
 let offset = 0; // server clock minus this clock, from the last status that carried server_time
 let current = { type: "queue", state: "idle" };
 let ticking = null;
+let heard = 0; // statuses the socket has delivered
 
 export function fill(template, values) {
   return (template || "").replace(/\{(\w+)\}/g, (_, key) => (key in values ? String(values[key]) : ""));
@@ -62,6 +63,16 @@ export function showStatus(status) {
   document.dispatchEvent(new CustomEvent("tapete:queue", { detail: status }));
 }
 
+// A status the page asked for (joining, leaving, catching up): if the socket told of a change
+// while the request was out, the answer may be older than what is shown — a join's answer
+// "queued" arriving after the wave's "seated" — so the current one is asked for instead.
+export async function showAnswer(request) {
+  const before = heard;
+  const status = await request;
+  if (heard === before) showStatus(status);
+  else await refresh();
+}
+
 function tick() {
   paint();
   document.dispatchEvent(new CustomEvent("tapete:tick", { detail: current }));
@@ -77,8 +88,10 @@ function go(url) {
 }
 
 async function refresh() {
+  const before = heard;
   try {
-    showStatus(await api("GET", "/api/queue"));
+    const status = await api("GET", "/api/queue");
+    if (heard === before) showStatus(status); // else the socket's newer one stands
   } catch {
     // the status line stays as it was; the next event or reconnection repairs it
   }
@@ -98,6 +111,7 @@ function connect() {
     } catch {
       return;
     }
+    if (message.type === "table_started" || message.type === "queue") heard += 1;
     if (message.type === "table_started") {
       showStatus({ type: "queue", state: "playing", url: message.url, code: message.code, table: message.table });
       go(message.url);

@@ -3,7 +3,7 @@
 // seconds until simulated players arrive (free, PF-51) or until the table is cancelled
 // (buy-in, PF-52); leave at once. lobby.js takes every open tab to the table when it starts.
 import { api } from "./api.js";
-import { currentStatus, fill, secondsLeft, showStatus } from "./lobby.js";
+import { currentStatus, fill, secondsLeft, showAnswer } from "./lobby.js";
 
 const panel = document.getElementById("online-play");
 const form = document.getElementById("queue-form");
@@ -78,8 +78,8 @@ form.addEventListener("submit", async (event) => {
   errorBox.textContent = "";
   const data = new FormData(form);
   try {
-    showStatus(
-      await api("POST", "/api/queue", {
+    await showAnswer(
+      api("POST", "/api/queue", {
         game: data.get("game"),
         players: Number(data.get("players")),
         stake: Number(data.get("stake")),
@@ -92,7 +92,7 @@ form.addEventListener("submit", async (event) => {
 leave.addEventListener("click", async () => {
   errorBox.textContent = "";
   try {
-    showStatus(await api("DELETE", "/api/queue"));
+    await showAnswer(api("DELETE", "/api/queue"));
   } catch (error) {
     errorBox.textContent = error.message;
   }
@@ -102,4 +102,4 @@ document.addEventListener("tapete:tick", (event) => render(event.detail));
 
 fillPlayers();
 render(currentStatus());
-api("GET", "/api/queue").then(showStatus, () => {});
+showAnswer(api("GET", "/api/queue")).catch(() => {});
