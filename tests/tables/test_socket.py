@@ -458,17 +458,24 @@ async def test_pf63_presence_changes_reach_every_socket_without_any_of_them_read
     await a.close()
 
 
-async def test_pf63_a_socket_that_opens_gets_its_snapshot_once() -> None:
-    """Its opening is announced to the table (presence, PF-63) at the version it is sent itself:
-    that announcement's echo on its own socket is not a second copy of the same snapshot."""
+async def _ana_sees_bea_arrive() -> tuple[int, Client_, Client_, bytes]:
+    """Ana's socket, then Bea's, both settled, and Ana shown Bea connected: the table's id, the
+    two sockets and Bea's cookie (for a second page of hers)."""
     table_id, _, _, ana_cookie, bea_cookie = await _dealt_two_player_one_card()
     a = Client_(table_id, ana_cookie)
     await _settled(a)
     b = Client_(table_id, bea_cookie)
     await _settled(b)
-    # Bea's arrival reached Ana: the one group message that is also the echo in Bea's own queue
-    # (with Redis it may come after Bea's first pong, so wait for it here)
     await a.until(lambda f: f.get("type") == "snapshot" and f["table"]["seats"][1]["connected"])
+    return table_id, a, b, bea_cookie
+
+
+async def test_pf63_a_socket_that_opens_gets_its_snapshot_once() -> None:
+    """Its opening is announced to the table (presence, PF-63) at the version it is sent itself:
+    that announcement's echo on its own socket is not a second copy of the same snapshot."""
+    # Bea's arrival reached Ana: the one group message that is also the echo in Bea's own queue
+    # (with Redis it may come after Bea's first pong, hence the wait for it)
+    _, a, b, _ = await _ana_sees_bea_arrive()
     await b.send({"type": "ping"})
     await b.until(lambda f: f["type"] == "pong")
 
@@ -512,12 +519,7 @@ async def test_a_socket_keeps_no_other_viewers_frames_after_forwarding_its_own()
 async def test_pf63_a_second_page_of_a_connected_player_tells_the_others_nothing() -> None:
     """Presence is shown per seat (connected or not): Bea opening and closing a second page while
     her first stays open changes nothing Ana sees, so Ana is sent nothing for it."""
-    table_id, _, _, ana_cookie, bea_cookie = await _dealt_two_player_one_card()
-    a = Client_(table_id, ana_cookie)
-    await _settled(a)
-    b1 = Client_(table_id, bea_cookie)
-    await _settled(b1)
-    await a.until(lambda f: f.get("type") == "snapshot" and f["table"]["seats"][1]["connected"])
+    table_id, a, b1, bea_cookie = await _ana_sees_bea_arrive()
     b2 = Client_(table_id, bea_cookie)
     await _settled(b2)
     await b2.close()
