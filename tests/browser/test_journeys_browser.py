@@ -30,7 +30,14 @@ from playwright.sync_api import expect
 
 from tests.browser.test_matchmaking_browser import sign_up
 from tests.browser.test_onecard_pika_browser import ONE_CARD_PRIORITIES, PIKA_PRIORITIES, RESULT
-from tests.browser.test_tables_browser import ENABLED, click, envelope, new_page, rendered_hand
+from tests.browser.test_tables_browser import (
+    ENABLED,
+    WHOLE_GAME_SECONDS,
+    click,
+    envelope,
+    new_page,
+    rendered_hand,
+)
 from tests.browser.test_tables_browser import browser as browser  # the shared fixtures
 from tests.browser.test_tables_browser import server as server
 
@@ -120,7 +127,7 @@ def test_pf24_pf26_pf57_invited_friend_plays_to_the_end_winner_paid_latecomer_wa
     assert carla.locator("#hand [data-card]").count() == 0
     assert envelope(carla)["view"]["hand"] is None
 
-    clicks += play_both_until((ana, bea), limit=100)
+    clicks += play_both_until((ana, bea), limit=WHOLE_GAME_SECONDS)
 
     assert clicks > 0
     for page in (ana, bea):
@@ -182,7 +189,7 @@ def test_pf63_offline_past_the_turn_clock_the_timer_plays_then_the_page_reconnec
     assert rendered_hand(bea) != hand  # the move made for her while away is on her page
 
     # and she plays on by clicking, as before
-    clicks = play_both_until((ana, bea), limit=100)
+    clicks = play_both_until((ana, bea), limit=WHOLE_GAME_SECONDS)
     assert clicks > 0
     for page in (ana, bea):
         expect(page.get_by_test_id("result")).to_contain_text("Fin de la partida")
@@ -241,7 +248,7 @@ def test_pf51_pf60_pf16_two_queue_for_free_pika_simulated_fill_league_points_hal
     for page in (ana, bea):  # the simulated player is marked as such, the people are not (PF-16)
         assert_simulated_marker(page, simulated)
 
-    clicks = play_both_until((ana, bea), limit=110, priorities=PIKA_PRIORITIES)
+    clicks = play_both_until((ana, bea), limit=WHOLE_GAME_SECONDS, priorities=PIKA_PRIORITIES)
 
     assert clicks > 0
     # PF-60: place p of 3 earns 10 x (3 - p + 1); PF-16: a simulated player sat, so half

@@ -23,6 +23,7 @@ from tests.browser.test_pages_browser import AXE, RUN_AXE
 from tests.browser.test_tables_browser import (
     ENABLED,
     SCREENSHOTS,
+    WHOLE_GAME_SECONDS,
     envelope,
     new_page,
     play_until,
@@ -86,7 +87,7 @@ def test_one_card_pf6_pf7_pf8_a_whole_game_by_clicking_cards(browser, server: st
         if page.get_by_test_id("attack").count():
             seen.add("attack")
 
-    clicks = play_until(page, RESULT, limit=150, priorities=ONE_CARD_PRIORITIES, on_turn=look)
+    clicks = play_until(page, RESULT, limit=WHOLE_GAME_SECONDS, priorities=ONE_CARD_PRIORITIES, on_turn=look)
 
     assert clicks > 0 and "PF-7" in seen, seen
     assert_result_screen(page)
@@ -158,7 +159,7 @@ def test_pika_pf11_a_whole_game_by_clicking_cards(browser, server: str) -> None:
         if page.get_by_test_id("stack").count():
             seen.add("stack")
 
-    clicks = play_until(page, RESULT, limit=150, priorities=PIKA_PRIORITIES, on_turn=look)
+    clicks = play_until(page, RESULT, limit=WHOLE_GAME_SECONDS, priorities=PIKA_PRIORITIES, on_turn=look)
 
     assert clicks > 0
     assert_result_screen(page)

@@ -14,6 +14,7 @@ import pytest
 from tests.browser import test_tables_browser as tables_browser
 from tests.browser.test_tables_browser import (  # noqa: F401 - pytest fixtures used by name
     SCREENSHOTS,
+    WHOLE_GAME_SECONDS,
     browser,
     new_page,
     play_until,
@@ -54,7 +55,7 @@ def test_a_player_replays_a_finished_game_from_the_profile(browser, server: str)
     card.locator('select[name="bot_level"]').select_option("easy")
     card.get_by_role("button", name="Jugar contra bots").click()
     page.wait_for_url("**/mesa/*/")
-    play_until(page, "#result:not([hidden])", limit=120)  # a One Card game can run to ~300 turns
+    play_until(page, "#result:not([hidden])", limit=WHOLE_GAME_SECONDS)
 
     # the profile lists the game (settled just after the last move)
     page.get_by_test_id("nav-profile").click()
