@@ -2,7 +2,8 @@
 
 The page hands them to the script in a ``json_script`` block, so the script needs no
 catalogue of its own and the page no inline code (docs/decisions.md). ``%(name)s`` marks
-the values the script fills in.
+the values the script fills in; a key ending in ``_one`` is its
+base key's wording for a count ``n`` of 1 (render.js's ``t``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ STRINGS: dict[str, Promise] = {
     "stand_in": _("un bot juega por él"),
     "muted": _("silenciado"),
     "cards_n": _("%(n)s cartas"),
+    "cards_n_one": _("%(n)s carta"),
     "last_move": _("Última jugada: %(name)s · %(move)s"),
     # moves, for the last-move line
     "move_play": _("juega"),
@@ -147,9 +149,10 @@ STRINGS: dict[str, Promise] = {
     "counter": _("← hacia atrás"),
     "stock": _("Mazo: %(n)s"),
     "discard_pile": _("Descarte: %(n)s"),
-    "called_one": _("ha cantado"),
+    "called_one_card": _("ha cantado"),
     "pika_called": _("¡Pika!"),
     "round_of": _("Ronda %(round)s de %(rounds)s · %(n)s cartas"),
+    "round_of_one": _("Ronda %(round)s de %(rounds)s · %(n)s carta"),
     "blind": _("Ronda a ciegas: ves las cartas de los demás, no la tuya."),
     "dealer": _("reparte"),
     "leader": _("sale"),
@@ -167,6 +170,7 @@ STRINGS: dict[str, Promise] = {
     "held": _("En la mano: %(card)s"),
     "discard_top": _("Descarte: %(card)s"),
     "draw_size": _("Mazo: %(n)s cartas"),
+    "draw_size_one": _("Mazo: %(n)s carta"),
     "total": _("Total: %(n)s"),
     "closer": _("cerró la ronda"),
     "final_turns": _("Últimos turnos: %(n)s"),
@@ -182,6 +186,7 @@ STRINGS: dict[str, Promise] = {
     "opponents": _("Rivales"),
     "top_card": _("Carta arriba: %(card)s"),
     "hand_n": _("Tu mano (%(n)s cartas)"),
+    "hand_n_one": _("Tu mano (%(n)s carta)"),
     "not_playable": _("%(card)s (ahora no se puede jugar)"),
     "with_seconds": _("%(label)s · %(s)s s"),
     "cancel": _("Cancelar"),
@@ -213,6 +218,7 @@ STRINGS: dict[str, Promise] = {
     "sk_grid_of": _("Cuadrícula de %(name)s"),
     "sk_removed": _("columna retirada"),
     "sk_draw_pile": _("Mazo: %(n)s cartas"),
+    "sk_draw_pile_one": _("Mazo: %(n)s carta"),
     "sk_discard_empty": _("Descarte vacío"),
     "sk_held_draw_mine": _("Has robado un %(card)s"),
     "sk_held_discard_mine": _("Has cogido el %(card)s del descarte"),

@@ -363,6 +363,23 @@ def test_one_card_pf6_catch_and_one_card_buttons_show_their_window(browser, serv
     page.context.close()
 
 
+def test_a_count_of_one_card_is_said_in_the_singular(browser, server: str) -> None:
+    """Bot is down to one card: Ana's page says "1 carta" beside Bot, and Bot's own hand title
+    says "Tu mano (1 carta)"; any other count stays plural."""
+    from cardgames.engines import get_engine
+
+    state = one_card_state(0, catchable)
+    page = mounted(browser, server, state, seat=0)
+    assert page.locator(".opponent[data-seat='1'] .count").inner_text() == "1 carta"
+    mine = len(get_engine("one_card").view(state, 0)["hand"])
+    assert page.locator("#hand-title").inner_text() == f"Tu mano ({mine} carta{'' if mine == 1 else 's'})"
+    page.context.close()
+
+    page = mounted(browser, server, state, seat=1)
+    assert page.locator("#hand-title").inner_text() == "Tu mano (1 carta)"
+    page.context.close()
+
+
 def test_one_card_pf7_pf8_draw_is_disabled_and_a_seven_asks_for_its_suit(browser, server: str) -> None:
     """OC-17: with a playable card Draw is disabled and says why; OC-22: the 7 opens a picker
     of the four suits (Escape closes it) and sends the play with the suit chosen."""

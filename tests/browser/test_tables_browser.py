@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -205,6 +206,11 @@ def test_a_guest_plays_a_whole_game_against_bots(browser, server: str, game, cho
     assert clicks > 0
     result = page.get_by_test_id("result")
     assert "Fin de la partida" in result.inner_text()
+    places = page.locator("#result-places li")
+    assert places.count() == int(choices["players"])
+    # each line says its place (tied players share one), so the list draws no numbers of its own
+    assert all(re.match(r"\d+º ", line) for line in places.all_inner_texts())
+    assert page.locator("#result-places").evaluate("ol => getComputedStyle(ol).listStyleType") == "none"
     seed = page.locator("#result-seed").inner_text()
     assert len(seed) == 32 and page.locator("#result-hash").inner_text()
     verify = page.request.get(page.locator("#verify-link").evaluate("a => a.href")).json()

@@ -24,8 +24,10 @@ const GUANDAN_LEVELS = { 11: "J", 12: "Q", 13: "K", 14: "A" }; // 2..10 are thei
 
 export function createRenderer({ game: GAME, strings: S, getEnv }) {
   // -- words ----------------------------------------------------------------------------------
+  // A key's "_one" form (cards_n_one: "1 carta") is used when its count n is 1.
   function t(key, params = {}) {
-    let text = S[key] ?? key;
+    const one = Number(params.n) === 1 && S[`${key}_one`] !== undefined;
+    let text = (one ? S[`${key}_one`] : S[key]) ?? key;
     for (const [name, value] of Object.entries(params)) text = text.split(`%(${name})s`).join(String(value));
     return text;
   }
@@ -125,7 +127,7 @@ export function createRenderer({ game: GAME, strings: S, getEnv }) {
       const count = handCount(index);
       if (count !== null && count !== undefined && GAME !== "skyjo") facts.push(t("cards_n", { n: count }));
       else if (count === null && GAME === "guandan") facts.push(t("cards_n", { n: "> 10" }));
-      if (GAME === "one_card" && v.called?.[index]) facts.push(t("called_one"));
+      if (GAME === "one_card" && v.called?.[index]) facts.push(t("called_one_card"));
       if (GAME === "pika" && v.pika?.includes(index)) facts.push(t("pika_called"));
       if (GAME === "puteo") {
         facts.push(v.alive?.[index] === false ? t("eliminated") : t("lives", { n: v.lives?.[index] }));

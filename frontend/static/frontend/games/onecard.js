@@ -20,7 +20,7 @@ export function createGame(ctx) {
     const open = new Set((v.windows || []).map((w) => w.seat));
     const facts = [el("li", { "data-testid": "active-suit" }, suitMark(v.suit), el("span", { text: t("active_suit", { suit: suitName(v.suit) }) }))];
     if (v.attack) facts.push(el("li", { class: "alert", "data-testid": "attack", text: t("attack_rank", { n: v.attack.amount, rank: v.attack.rank }) }));
-    const marksOf = (seat) => [v.called?.[seat] && t("called_one"), open.has(seat) && t("catchable")].filter(Boolean);
+    const marksOf = (seat) => [v.called?.[seat] && t("called_one_card"), open.has(seat) && t("catchable")].filter(Boolean);
     const box = centreBox(ctx, envelope, { counts: v.counts, marksOf, stock: v.stock, facts });
     if (v.hands) box.append(revealedHands(ctx, v.hands));
     return box;

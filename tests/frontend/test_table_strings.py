@@ -1,0 +1,32 @@
+"""The table page's words (frontend/table_strings.py): singular forms for a count of one."""
+
+from __future__ import annotations
+
+import re
+
+from django.utils import translation
+
+from frontend.table_strings import STRINGS, table_strings
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def test_every_singular_form_has_its_plural_and_the_same_placeholders() -> None:
+    singular = [key for key in STRINGS if key.endswith("_one") and key.removesuffix("_one") in STRINGS]
+    assert {"cards_n_one", "hand_n_one", "round_of_one", "draw_size_one", "sk_draw_pile_one"} <= set(singular)
+    for language in ("es", "en"):
+        with translation.override(language):
+            words = table_strings()
+        for key in singular:
+            base = key.removesuffix("_one")
+            assert "n" in PLACEHOLDER.findall(words[base]), base
+            assert sorted(PLACEHOLDER.findall(words[key])) == sorted(PLACEHOLDER.findall(words[base])), key
+
+
+def test_the_singular_forms_read_as_singular() -> None:
+    with translation.override("es"):
+        assert table_strings()["cards_n_one"] == "%(n)s carta"
+    with translation.override("en"):
+        words = table_strings()
+    assert (words["cards_n"], words["cards_n_one"]) == ("%(n)s cards", "%(n)s card")
+    assert words["hand_n_one"] == "Your hand (%(n)s card)"
