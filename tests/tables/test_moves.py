@@ -124,10 +124,16 @@ def test_pf63_two_timeouts_in_a_row_bring_a_stand_in_bot_and_the_player_takes_th
         seat = table.seats.get(index=0)
         assert seat.timeouts_in_row == expected
     assert seat.stand_in
-    # the stand-in bot now plays Ana's turns at a bot's pace (PF-63)
+    # the stand-in bot now plays Ana's turns at a bot's pace (PF-63): within a few 1.1 s wakes, long
+    # before her turn's 30 s; a wake makes one bot move, and the other bot's may be due first (its
+    # Pika! call, as in the deal of seed 133)
     _until_turn_of(table, 0, clock)
-    services.wake_table(table_id=table.pk, now=clock.tick(1.1))
-    assert ActionLog.objects.filter(table=table, seat=0, source="bot").exists()
+    for _ in range(5):
+        services.wake_table(table_id=table.pk, now=clock.tick(1.1))
+        if ActionLog.objects.filter(table=table, seat=0, source="bot").exists():
+            break
+    else:
+        raise AssertionError("the stand-in never played Ana's turn")
     # she comes back: the seat is hers again
     services.mark_connected(table_id=table.pk, player=ana, connected=True)
     seat.refresh_from_db()
