@@ -225,6 +225,7 @@ STRINGS: dict[str, Promise] = {
     "sk_held_draw": _("%(name)s ha robado un %(card)s"),
     "sk_held_discard": _("%(name)s ha cogido el %(card)s del descarte"),
     "sk_hint_reveal": _("Toca %(n)s cartas de tu cuadrícula para descubrirlas."),
+    "sk_hint_reveal_one": _("Toca %(n)s carta de tu cuadrícula para descubrirla."),
     "sk_hint_wait_reveal": _("Esperando a que los demás descubran sus cartas…"),
     "sk_hint_start": _("Roba del mazo o coge la carta del descarte."),
     "sk_hint_swap": _("Toca la carta de tu cuadrícula que cambias por el %(card)s."),

@@ -173,7 +173,7 @@ def test_skyjo_whole_game_by_clicking_grid_and_piles(browser, server: str) -> No
         elif page.locator("#hand .legal").count():
             hint = page.get_by_test_id("gm-hint").inner_text()
             cell = page.locator("#hand .legal").first
-            if "descubrirlas" in hint:  # SK-5, with the keyboard: Tab to a card, Enter or Space
+            if "para descubrir" in hint:  # SK-5, with the keyboard: Tab to a card, Enter or Space
                 cell.focus()
                 if click(cell, keys="Enter" if seen["reveal"] % 2 else " "):
                     seen["reveal"] += 1
@@ -584,6 +584,26 @@ def test_puteo_blind_round_shows_the_others_card_not_mine(browser, server: str) 
     assert others and all(page.locator(f'.pt-players [data-card="{card}"]').count() == 1 for card in others)
     assert "Ronda a ciegas" in page.locator("#game-area").inner_text()
     assert axe_violations(page) == []
+    assert page.errors == []
+    page.context.close()
+
+
+def test_skyjo_sk5_the_reveal_hint_counts_the_cards_left_singular_at_one(browser, server: str) -> None:
+    """SK-5: each player turns two cards face up; the hint asks for two, then for the last one in
+    the singular."""
+    from cardgames.engines import get_engine
+
+    engine = get_engine("skyjo")
+    state = engine.new_game(2, seed=1, options={"turn_seconds": None})
+    page = open_page(browser)
+    mount(page, server, "skyjo", seat_envelope("skyjo", state))
+    assert page.get_by_test_id("gm-hint").inner_text() == "Toca 2 cartas de tu cuadrícula para descubrirlas."
+    page.context.close()
+
+    state, _ = engine.apply(state, 0, {"type": "reveal", "pos": 0})
+    page = open_page(browser)
+    mount(page, server, "skyjo", seat_envelope("skyjo", state))
+    assert page.get_by_test_id("gm-hint").inner_text() == "Toca 1 carta de tu cuadrícula para descubrirla."
     assert page.errors == []
     page.context.close()
 
