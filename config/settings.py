@@ -150,7 +150,14 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            # the process's table sockets share one channel (cardgames/tables/fanout.py): its
+            # queue holds every table's messages, beyond the default 100 in a burst
+            "CONFIG": {"capacity": 1000},
+        }
+    }
     # A broker that needs no server: kombu's file-system transport, shared by
     # daphne, the worker and beat through a folder.
     _broker_dir = RUN_DIR / "broker"

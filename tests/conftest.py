@@ -103,7 +103,7 @@ def _fresh_channel_layer() -> Iterator[None]:
 
     layers = {
         name: {**conf, "CONFIG": {**conf["CONFIG"], "prefix": f"test-{uuid.uuid4().hex}"}}
-        if "CONFIG" in conf
+        if "hosts" in conf.get("CONFIG", {})
         else conf
         for name, conf in settings.CHANNEL_LAYERS.items()
     }

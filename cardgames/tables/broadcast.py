@@ -1,4 +1,6 @@
-"""The only place that talks to the channel layer (and schedules wake-ups), always after commit.
+"""The only place that sends to the channel layer (and schedules wake-ups), always after commit.
+
+The table sockets of a process hear their groups through one channel (fanout.py).
 
 Group messages carry the table ``version`` and, after a move, every viewer's snapshot frame of
 that version (``envelopes.every_envelope``, encoded once); each consumer sends its own viewer's,
@@ -42,14 +44,8 @@ def _send(group: str, message: dict[str, Any]) -> None:
     batch: _Batch | Outbox | None = getattr(_local, "batch", None)
     if batch is not None:
         batch.add([group], message)
-        return
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:  # a lost broadcast is caught up by the clients' heartbeat
-        log.warning("group_send to %s failed", group, exc_info=True)
+    else:
+        _deliver([(group, message)])
 
 
 class _Batch:
@@ -105,7 +101,8 @@ async def _send_items(items: list[tuple[str, dict[str, Any]]]) -> None:
 
     async def in_order(group: str, messages: list[dict[str, Any]]) -> None:
         for message in messages:
-            await layer.group_send(group, message)
+            # named: a process's table sockets hear their groups through one channel (fanout.py)
+            await layer.group_send(group, {**message, "group": group})
 
     await asyncio.gather(*(in_order(group, messages) for group, messages in by_group.items()))
 

@@ -2,7 +2,9 @@
 
 Every frame that reaches ``receive`` gets an answer: an ack, a snapshot, a chat line, or an
 error frame with a stable code; nothing a client sends can close the socket with 1011.
-On a group message the consumer re-reads the table and sends its own viewer's envelope.
+The socket has no channel of its own in the channel layer: the process's fanout hands it its
+table's and its user's group messages (cardgames/tables/fanout.py). A move's message carries
+every viewer's frame, and the socket sends its own; else it reads the table back.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+import uuid
 from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 
@@ -24,6 +28,7 @@ from . import broadcast, protocol, runner, selectors, services, sockets
 from .broadcast import table_group, user_group
 from .envelopes import SPECTATOR
 from .errors import TableError
+from .fanout import fanout, spawn
 
 log = logging.getLogger(__name__)
 
@@ -45,16 +50,51 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def encode_json(cls, content: Any) -> str:
         return protocol.encode_frame(content)
 
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """As channels' own, without a channel of its own in the layer (the fanout hands it its
+        groups' messages: one channel, queue and decoding per process instead of per socket), and
+        without a task per client frame: frames are awaited and handled one at a time."""
+        self.scope = scope
+        self.channel_layer = None
+        self.base_send = send
+        try:
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
+        finally:
+            self.leave_groups()
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         """As channels' own, without its trip to the process's one sync thread before every
-        message to close that thread's old database connections (``aclose_old_connections``):
-        with 4 sockets a table that was 5 trips a move through one thread. This consumer never
-        touches the database but through ``database_sync_to_async``, which closes the old
-        connections of the thread it runs on, before and after."""
+        message to close that thread's old database connections: this consumer never touches
+        the database but through ``database_sync_to_async``, which closes the old connections
+        of the thread it runs on, before and after."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+    async def hear(self, message: dict[str, Any]) -> None:
+        """A group message, from the fanout (shared with this process's other sockets of the
+        group: read, never changed)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is not None:
+            await handler(message)
+
+    def groups_of(self) -> list[str]:
+        groups = [table_group(self.table_id)]
+        if self.player is not None and self.player.user_id is not None:
+            # log-out and password changes close the socket (``user_logout``)
+            groups.append(user_group(self.player.user_id))
+        return groups
+
+    def leave_groups(self) -> None:
+        if getattr(self, "joined", False):
+            self.joined = False
+            hub = fanout()
+            for group in self.groups_of():
+                hub.leave(group, self)
 
     async def connect(self) -> None:
         self.table_id: int = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -62,6 +102,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.sent_version = -1
         self.viewer_key: str | None = None  # known after the first snapshot read from the database
         self.joined = False
+        # until its first snapshot is sent, what the groups said is kept here (``catch_up``)
+        self.opening: _Missed | None = _Missed()
+        self.socket_id = uuid.uuid4().hex  # names this socket's own opening in its presence echo
         self.limiter = protocol.RateLimiter()
         await self.accept()
         refusal = await database_sync_to_async(sockets.admit)(self.table_id, self.player)
@@ -71,24 +114,35 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=4401 if refusal == "identity_required" else 4404)
             return
         runner.ensure_started()
-        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
-        if self.player is not None and self.player.user_id is not None:
-            # log-out and password changes close the socket (``user_logout``)
-            await self.channel_layer.group_add(user_group(self.player.user_id), self.channel_name)
         self.joined = True
+        hub = fanout()
+        for group in self.groups_of():
+            await hub.join(group, self)
         envelope, history, box = await _on_db(sockets.opened)(self.table_id, self.player)
-        box.sent_by(self.channel_name)  # this socket sends that envelope itself, just below
+        box.sent_by(self.socket_id)  # this socket sends that envelope itself, just below
         await broadcast.deliver(box)
         self.note_sent(envelope)
         await self.send_json(protocol.snapshot_frame(envelope))
         await self.send_json({"type": "chat_history", "version": self.sent_version, "messages": history})
+        await self.catch_up({message["id"] for message in history})
+
+    async def catch_up(self, shown_chat: set[int]) -> None:
+        """Handle what the groups said while the socket was opening, as if it came now: the
+        latest table message (an older one changes nothing after the snapshot), and the chat
+        lines its history did not have."""
+        missed, self.opening = self.opening, None
+        if missed is None:
+            return
+        if missed.change is not None:
+            await self.table_changed(missed.change)
+        for event in missed.chat:
+            if event["message"]["id"] not in shown_chat:
+                await self.table_chat(event)
 
     async def disconnect(self, code: int) -> None:
         if not getattr(self, "joined", False):
             return
-        await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
-        if self.player is not None and self.player.user_id is not None:
-            await self.channel_layer.group_discard(user_group(self.player.user_id), self.channel_name)
+        self.leave_groups()
         with contextlib.suppress(TableError):
             await broadcast.deliver(await _on_db(sockets.closed)(self.table_id, self.player))
 
@@ -154,20 +208,22 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             if exc.code == "stale":
                 await self.send_snapshot(force=True)
             return
-        # the group first: a socket that closes now must not keep the others waiting; this
-        # socket's own snapshot follows the ack (its group message waits for this handler)
-        await broadcast.deliver(box)
+        # the ack first (sending never waits), so that the snapshot the group message brings
+        # follows it, as the protocol says
         await self.send_json(protocol.ack_frame(applied.version, applied.action_id))
+        await broadcast.deliver(box)
 
     # -- from the group ---------------------------------------------------------------
     async def table_changed(self, event: dict[str, Any]) -> None:
-        # popped: channels keeps the last message a consumer handled until its next one, and
-        # this one carries every viewer's frame (≈ 8 kB at a table of 4) — per idle socket
-        frames = event.pop("frames", None) or {}
-        if event.get("origin") == self.channel_name and event["version"] == self.sent_version:
+        if self.opening is not None:  # its first snapshot is being read: sent after it
+            if event.get("origin") != self.socket_id:
+                self.opening.note(event)
+            return
+        if event.get("origin") == self.socket_id and event["version"] == self.sent_version:
             return  # the presence of this socket's own opening: it sent that snapshot already
-        frame = frames.get(self.viewer_key)
-        if frame is not None and self.viewer_key is not None:
+        frames = event.get("frames")
+        frame = frames.get(self.viewer_key) if frames and self.viewer_key is not None else None
+        if frame is not None:
             # the writer built and encoded it: no read of the table, no encoding here (forced:
             # presence, at the same version)
             newer = event["version"] > self.sent_version
@@ -175,9 +231,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 self.sent_version = event["version"]
                 await self.send(text_data=frame)
         elif event.get("force") or event.get("version", 0) > self.sent_version:
-            await self.send_snapshot(force=bool(event.get("force")))
+            spawn(self.send_snapshot(force=bool(event.get("force"))))  # never keep the fanout waiting
 
     async def table_chat(self, event: dict[str, Any]) -> None:
+        if self.opening is not None:
+            self.opening.chat.append(event)
+            return
         await self.send_json(protocol.chat_frame(event["version"], event["message"]))
 
     async def user_logout(self, event: dict[str, Any]) -> None:
@@ -191,6 +250,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # -- frames -------------------------------------------------------------------------
     async def send_snapshot(self, *, force: bool = False) -> None:
         envelope = await _envelope(self.table_id, self.player)
+        if envelope["version"] < self.sent_version:
+            return  # a push of a newer version overtook this read
         if force or envelope["version"] > self.sent_version:
             self.note_sent(envelope)
             await self.send_json(protocol.snapshot_frame(envelope))
@@ -205,3 +266,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, exc: TableError, *, action_id: str = "") -> None:
         version = self.sent_version if self.sent_version >= 0 else None
         await self.send_json(protocol.error_frame(version, exc.code, exc.message, action_id))
+
+
+class _Missed:
+    """What a socket's groups said while it was opening (``TableConsumer.catch_up``): the
+    latest table message, shared with the other sockets (read, never changed), and the chat."""
+
+    __slots__ = ("change", "chat")
+
+    def __init__(self) -> None:
+        self.change: dict[str, Any] | None = None
+        self.chat: list[dict[str, Any]] = []
+
+    def note(self, event: dict[str, Any]) -> None:
+        if self.change is None or int(event.get("version", 0)) >= int(self.change.get("version", 0)):
+            self.change = event

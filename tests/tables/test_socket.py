@@ -497,23 +497,111 @@ async def test_pf63_a_socket_that_opens_gets_its_snapshot_once() -> None:
     await b.close()
 
 
-async def test_a_socket_keeps_no_other_viewers_frames_after_forwarding_its_own() -> None:
-    """channels keeps the last message a consumer handled until the next one arrives; a move's
-    message carries every viewer's frame, so the socket drops them once it has sent its own
-    (an idle table of 4 would otherwise hold every frame 5 times over per process)."""
+async def test_a_move_message_is_shared_by_the_process_sockets_each_sending_its_own_frame() -> None:
+    """The fanout hands one decoded message to every socket of its group in the process: a
+    socket sends its own viewer's frame and leaves the message as it found it for the others."""
     from cardgames.tables.consumers import TableConsumer
 
-    consumer = TableConsumer()
-    consumer.viewer_key, consumer.sent_version, consumer.channel_name = "0", 3, "me"
-    sent: list[str] = []
+    sent: dict[str, list[str]] = {"0": [], "1": []}
+    sockets = []
+    for key in sent:
+        consumer = TableConsumer()
+        consumer.viewer_key, consumer.sent_version, consumer.opening = key, 3, None
+        consumer.socket_id = f"socket-{key}"
 
-    async def send(text_data: str) -> None:
-        sent.append(text_data)
+        async def send(text_data: str, key: str = key) -> None:
+            sent[key].append(text_data)
 
-    consumer.send = send  # type: ignore[method-assign]
+        consumer.send = send  # type: ignore[method-assign]
+        sockets.append(consumer)
     event = {"type": "table.changed", "version": 4, "force": False, "frames": {"0": "mine", "1": "theirs"}}
-    await consumer.table_changed(event)
-    assert sent == ["mine"] and "frames" not in event
+    for consumer in sockets:
+        await consumer.hear(event)
+    assert sent == {"0": ["mine"], "1": ["theirs"]}
+    assert event["frames"] == {"0": "mine", "1": "theirs"}
+
+
+async def test_a_process_joins_a_table_group_once_for_all_its_sockets_and_leaves_with_the_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One channel of the layer per process, not per socket: two sockets of one table make one
+    member of its group, and the group is left when both have closed (on either layer: the
+    layer's own calls are counted)."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    calls: list[tuple[str, str, str]] = []
+
+    def counting(name: str, real: Any) -> Any:
+        def counted(group: str, channel: str) -> Any:
+            calls.append((name, group, channel))
+            return real(group, channel)
+
+        return counted
+
+    for name in ("group_add", "group_discard"):
+        monkeypatch.setattr(layer, name, counting(name, getattr(layer, name)))
+    table_id, a, b, _ = await _ana_sees_bea_arrive()
+    group = broadcast.table_group(table_id)
+    adds = [call for call in calls if call[:2] == ("group_add", group)]
+    assert len(adds) == 1
+    assert len({channel for _, _, channel in calls}) == 1
+    await a.close()
+    assert ("group_discard", group, adds[0][2]) not in calls
+    await b.close()
+    for _ in range(50):
+        if ("group_discard", group, adds[0][2]) in calls:
+            break
+        await asyncio.sleep(0.01)
+    assert [call for call in calls if call[:2] == ("group_discard", group)] == [
+        ("group_discard", group, adds[0][2])
+    ]
+
+
+async def test_what_the_group_says_while_a_socket_opens_follows_its_first_snapshot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A socket joins its groups before it reads the table, so nothing sent after that read is
+    missed; what arrives before its first snapshot is handled after it: the latest move's frame
+    if it is newer, and the chat lines its history did not hold (none twice)."""
+    from cardgames.tables import consumers
+
+    def opening() -> tuple[consumers.TableConsumer, list[tuple[str, Any]]]:
+        consumer = consumers.TableConsumer()
+        consumer.table_id, consumer.player, consumer.opening = 1, None, consumers._Missed()
+        consumer.socket_id = "me"
+        sent: list[tuple[str, Any]] = []
+
+        async def send_json(content: dict[str, Any], close: bool = False) -> None:
+            sent.append((content["type"], content))
+
+        async def send(text_data: str) -> None:
+            sent.append(("pushed", text_data))
+
+        consumer.send_json = send_json  # type: ignore[method-assign]
+        consumer.send = send  # type: ignore[method-assign]
+        return consumer, sent
+
+    consumer, sent = opening()
+    await consumer.hear({"type": "table.changed", "version": 5, "origin": "me", "force": True})  # own echo
+    await consumer.hear({"type": "table.changed", "version": 5, "frames": {"0": "v5"}})
+    await consumer.hear({"type": "table.changed", "version": 6, "frames": {"0": "v6"}})
+    for line in (1, 2):
+        await consumer.hear({"type": "table.chat", "version": 6, "message": {"id": line, "text": "hola"}})
+    assert sent == []  # nothing before the first snapshot
+    consumer.note_sent({"version": 5, "you": {"seat": 0}})
+    await consumer.catch_up({1})
+    assert [kind for kind, _ in sent] == ["pushed", "chat"]
+    assert sent[0][1] == "v6" and sent[1][1]["message"]["id"] == 2
+    await consumer.hear({"type": "table.changed", "version": 6, "frames": {"0": "v6"}})
+    assert len(sent) == 2  # now open, and already at version 6
+
+    # a move the first snapshot already holds is not sent again
+    consumer, sent = opening()
+    await consumer.hear({"type": "table.changed", "version": 6, "frames": {"0": "v6"}})
+    consumer.note_sent({"version": 6, "you": {"seat": 0}})
+    await consumer.catch_up(set())
+    assert sent == []
 
 
 async def test_pf63_a_second_page_of_a_connected_player_tells_the_others_nothing() -> None:
