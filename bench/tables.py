@@ -15,7 +15,8 @@ Per level it reports:
 - jumps (a pushed snapshot more than one version ahead: pushes coalesced or lost), resyncs (a
   heartbeat found the client behind: a push that never came — a lost frame), error frames (a
   ``stale`` race between two seats of a call window is counted apart), reconnects;
-- memory: RSS of every daphne and the worker (with its pool) over the level's start, per live table.
+- memory: RSS of every daphne and the worker (with its pool) over the level's start, per live
+  table; each level runs on two daphnes started for it (``level_on_fresh_daphnes``).
 
 Then the same levels against the bare baseline (bench/bare_asgi.py: one row written, a group
 of 4 told, no engine, no per-viewer view) on 2 daphne processes of its own. Levels stop at the
@@ -27,12 +28,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import math
 import os
 import resource
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bench.live_harness import (
@@ -68,6 +71,8 @@ class Level:
     cpu: dict[str, float]
     client_cpu: float
     games_done: int = 0
+    base_rss_kb: int = 0
+    threads: dict[str, int] = field(default_factory=dict)
 
     @property
     def throughput(self) -> float:
@@ -89,7 +94,8 @@ class Level:
             f"{self.system:6} N={self.tables:4d}  {self.throughput:6.1f} actions/s  "
             f"p50 {self.p50_ms:6.1f} ms  p99 {self.p99_ms:6.1f} ms  (n={self.samples})  "
             f"jumps {self.jumps}  lost {self.resyncs}  errors {errors} stale {self.stale}  "
-            f"reconnects {self.reconnects}  mem {self.kb_per_table:6.1f} kB/table  "
+            f"reconnects {self.reconnects}  mem {self.kb_per_table:6.1f} kB/table "
+            f"(threads {'/'.join(str(t) for t in self.threads.values())})  "
             f"cpu {cpu} client={self.client_cpu:.0f}%  server cpu/action {self.cpu_ms_per_action:.1f} ms"
         )
 
@@ -112,6 +118,13 @@ def _cpu_shares(before: dict[str, float], after: dict[str, float], seconds: floa
         name = key.split(":")[0]
         shares[name] = shares.get(name, 0.0) + 100 * (value - before.get(key, 0.0)) / seconds
     return shares
+
+
+def _threads(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return 0
 
 
 def _client_cpu() -> float:
@@ -141,6 +154,7 @@ async def _measure(
     await asyncio.sleep(max(0.0, window[1] - time.monotonic()))
     wall1, cpu1, client1 = time.time(), stack.cpu_seconds(), _client_cpu()
     rss = stack.rss_kb()
+    threads = {p.name: _threads(p.popen.pid) for p in stack.daphnes}
     results = await asyncio.gather(*tasks, return_exceptions=True)
     row_table = "cardgames_actionlog" if system == "tables" else "bench_bare_log"
     actions = _count_rows(stack, row_table, wall0, wall1)
@@ -163,6 +177,7 @@ async def _measure(
         rss_delta_kb=sum(rss.values()) - base_rss,
         cpu=_cpu_shares(cpu0, cpu1, wall1 - wall0),
         client_cpu=100 * (client1 - client0) / (wall1 - wall0),
+        threads=threads,
     )
     return level, results
 
@@ -183,10 +198,14 @@ def _failures(level: Level, results: list[Any]) -> Level:
     return level
 
 
+_runs = itertools.count()
+
+
 def run_tables(stack: Stack, tables: int, *, warmup: float, seconds: float, base_rss: int) -> Level:
     """N rooms of four users, each with its next rooms queued (a game lasts 24 actions or more)."""
     games_per_slot = max(2, math.ceil((warmup + seconds) / 24) + 1)
-    users = sessions_from(stack.django("users", {"prefix": f"t{tables}_", "count": 4 * tables}, timeout=900))
+    prefix = f"t{next(_runs)}_"  # a run's own users: levels may repeat a table count
+    users = sessions_from(stack.django("users", {"prefix": prefix, "count": 4 * tables}, timeout=900))
     groups = [users[4 * i : 4 * i + 4] for i in range(tables)]
     rooms = stack.django(
         "rooms",
@@ -262,6 +281,30 @@ def run_bare(
     return _failures(level, results)
 
 
+ASGI = {"tables": "config.asgi:application", "bare": "bench.bare_asgi:application"}
+_rooms = iter(range(1, 10**9, 10**5))  # the bare baseline's room numbers, a fresh block per run
+
+
+def _run(stack: Stack, system: str, n: int, *, warmup: float, seconds: float, base_rss: int) -> Level:
+    if system == "tables":
+        return run_tables(stack, n, warmup=warmup, seconds=seconds, base_rss=base_rss)
+    return run_bare(stack, n, warmup=warmup, seconds=seconds, base_rss=base_rss, first_room=next(_rooms))
+
+
+def level_on_fresh_daphnes(stack: Stack, system: str, n: int, args: argparse.Namespace) -> Level:
+    """One level on two daphnes started for it and warmed with 4 tables, so that its memory is
+    its own: Python seldom returns freed memory, and daphnes that served a larger level before
+    would lend this one that level's high-water mark (or charge it that level's leftovers)."""
+    stack.stop_daphnes()
+    stack.daphnes = [stack.start_daphne(asgi=ASGI[system]) for _ in range(2)]
+    time.sleep(1)
+    _run(stack, system, 4, warmup=3, seconds=5, base_rss=0)  # code loaded, pools and threads open
+    base = sum(stack.rss_kb().values())
+    level = _run(stack, system, n, warmup=args.warmup, seconds=args.seconds, base_rss=base)
+    level.base_rss_kb = base
+    return level
+
+
 def knee(levels: list[Level]) -> Level | None:
     """The last level with p99 within the limit whose throughput still grew (≥ 5 %)."""
     best: Level | None = None
@@ -303,13 +346,7 @@ def main() -> None:
         time.sleep(2)
         results: dict[str, list[Level]] = {}
         if args.only in (None, "tables"):
-            run_tables(stack, 4, warmup=3, seconds=5, base_rss=0)  # warm: code loaded, pools open
-            base = sum(stack.rss_kb().values())
-            print(f"tables: warm RSS {base} kB {stack.rss_kb()}", flush=True)
-            results["tables"] = sweep(
-                lambda n: run_tables(stack, n, warmup=args.warmup, seconds=args.seconds, base_rss=base),
-                args.levels,
-            )
+            results["tables"] = sweep(lambda n: level_on_fresh_daphnes(stack, "tables", n, args), args.levels)
         if args.only in (None, "bare"):
             import psycopg
 
@@ -317,20 +354,7 @@ def main() -> None:
 
             with psycopg.connect(stack.database_url, autocommit=True) as conn:
                 ensure_tables(conn)
-            stack.stop_daphnes()
-            bare = [stack.start_daphne(asgi="bench.bare_asgi:application") for _ in range(2)]
-            stack.daphnes = bare
-            time.sleep(2)
-            rooms = iter(range(1, 10**9, 10**5))
-            run_bare(stack, 4, warmup=3, seconds=5, base_rss=0, first_room=next(rooms))
-            base = sum(stack.rss_kb().values())
-            print(f"bare: warm RSS {base} kB {stack.rss_kb()}", flush=True)
-            results["bare"] = sweep(
-                lambda n: run_bare(
-                    stack, n, warmup=args.warmup, seconds=args.seconds, base_rss=base, first_room=next(rooms)
-                ),
-                args.levels,
-            )
+            results["bare"] = sweep(lambda n: level_on_fresh_daphnes(stack, "bare", n, args), args.levels)
     report["load_after"] = os.getloadavg()
     print(f"load after: {report['load_after']}")
     for system, levels in results.items():
