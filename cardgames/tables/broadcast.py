@@ -127,11 +127,11 @@ class Outbox:
     def add(self, groups: list[str], message: dict[str, Any]) -> None:
         self.items.extend((group, message) for group in groups)
 
-    def sent_by(self, channel_name: str) -> None:
-        """Mark every message as ``channel_name``'s own: a socket that announced its own opening
-        has already sent its viewer that snapshot, and skips the echo (``TableConsumer``)."""
+    def sent_by(self, socket_id: str) -> None:
+        """Mark every message as the socket ``socket_id``'s own: a socket that announced its own
+        opening has already sent its viewer that snapshot, and skips the echo (``TableConsumer``)."""
         for _, message in self.items:
-            message["origin"] = channel_name
+            message["origin"] = socket_id
 
 
 @contextlib.contextmanager
