@@ -151,3 +151,55 @@ async def test_a_socket_that_fails_on_a_message_does_not_deafen_the_others() -> 
     await asyncio.sleep(0.05)
     assert [m["version"] for m in ana.heard] == [1, 2]
     fanout.close()
+
+
+async def test_a_receive_that_fails_is_tried_again_and_the_groups_are_heard_after() -> None:
+    """The layer's server goes away for a moment (Redis restarting): the fanout's one task keeps
+    receiving, so the process's sockets are not deaf for the rest of their lives."""
+
+    class Flaky(RecordingLayer):
+        failures = 1
+
+        async def receive(self, channel: str) -> dict[str, Any]:
+            if self.failures:
+                self.failures -= 1
+                raise ConnectionError("the layer's server is down")
+            return await super().receive(channel)
+
+    layer = Flaky()
+    fanout = Fanout(layer)
+    ana = Socket()
+    await fanout.join("table.1", ana)
+    await layer.group_send("table.1", {"type": "table.changed", "version": 7, "group": "table.1"})
+    for _ in range(100):
+        if ana.heard:
+            break
+        await asyncio.sleep(0.02)
+    assert [m["version"] for m in ana.heard] == [7]
+    fanout.close()
+
+
+async def test_the_sites_layer_holds_a_burst_of_every_table_of_a_process() -> None:
+    """One channel now queues every table's messages of the process: a burst of moves at 300
+    tables (more than channels' default capacity of 100 a channel) reaches every table."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    fanout = Fanout(layer)
+    sockets = [Socket() for _ in range(300)]
+    for table, socket in enumerate(sockets):
+        await fanout.join(f"table.{table}", socket)
+    await asyncio.gather(
+        *(
+            layer.group_send(
+                f"table.{table}", {"type": "table.changed", "version": 1, "group": f"table.{table}"}
+            )
+            for table in range(len(sockets))
+        )
+    )
+    for _ in range(200):
+        if all(socket.heard for socket in sockets):
+            break
+        await asyncio.sleep(0.02)
+    assert sum(1 for socket in sockets if socket.heard) == len(sockets)
+    fanout.close()

@@ -604,6 +604,54 @@ async def test_what_the_group_says_while_a_socket_opens_follows_its_first_snapsh
     assert sent == []
 
 
+async def test_a_read_of_the_table_that_a_newer_push_overtook_is_not_sent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A socket's read of the table runs beside the pushes (``spawn``): when a pushed frame of a
+    newer version was sent while it ran, the older snapshot it read is dropped, forced or not,
+    so the client never goes back a version."""
+    from cardgames.tables import consumers
+
+    consumer = consumers.TableConsumer()
+    consumer.table_id, consumer.player, consumer.sent_version = 1, None, 7
+    sent: list[dict[str, Any]] = []
+
+    async def send_json(content: dict[str, Any], close: bool = False) -> None:
+        sent.append(content)
+
+    read = {"version": 6, "you": {"seat": 0}}
+
+    async def envelope(table_id: int, player: Any) -> dict[str, Any]:
+        return read
+
+    consumer.send_json = send_json  # type: ignore[method-assign]
+    monkeypatch.setattr(consumers, "_envelope", envelope)
+    await consumer.send_snapshot(force=True)
+    await consumer.send_snapshot()
+    assert sent == [] and consumer.sent_version == 7
+    read = {"version": 7, "you": {"seat": 0}}
+    await consumer.send_snapshot(force=True)  # the same version, forced (presence): sent
+    assert [frame["version"] for frame in sent] == [7]
+
+
+async def test_a_socket_whose_task_is_cancelled_leaves_its_groups() -> None:
+    """daphne cancels a socket's application when its connection dies without a close frame:
+    the process stops handing that socket its table's messages (``__call__``'s ``finally``),
+    so a dead socket keeps neither a place in the group nor the group's layer membership."""
+    from cardgames.tables.fanout import fanout
+
+    table_id, a, b, _ = await _ana_sees_bea_arrive()
+    group = broadcast.table_group(table_id)
+    assert len(fanout().groups[group].members) == 2
+    a.ws.future.cancel()
+    b.ws.future.cancel()
+    for _ in range(50):
+        if group not in fanout().groups:
+            break
+        await asyncio.sleep(0.01)
+    assert group not in fanout().groups
+
+
 async def test_pf63_a_second_page_of_a_connected_player_tells_the_others_nothing() -> None:
     """Presence is shown per seat (connected or not): Bea opening and closing a second page while
     her first stays open changes nothing Ana sees, so Ana is sent nothing for it."""
