@@ -5,7 +5,7 @@ in one transaction and locks the Table row first — **lock order Table → Queu
 Accounts** (the queue entries sit between the table and the economy's locks) — and
 raises ``TableError`` (nothing changed) for what it refuses. Broadcasts leave after commit
 (``broadcast``). These tables have no host: they start when full, dealt by the same
-``services._deal`` as a host's start, with the 30 s turn clock (PF-4, PF-30).
+``core.deal`` as a host's start, with the 30 s turn clock (PF-4, PF-30).
 
 - **Free online** (``mode=online``, PF-15, PF-16, PF-51): if a table is not full 30 s after
   its first player sat, simulated players fill the empty seats: ``Seat.Kind.SIMULATED``
@@ -52,11 +52,10 @@ from economy.services import abort_pot, buy_in_many, cancel_pot, open_pot, start
 from economy.services import stand_up as economy_stand_up
 from economy.services.common import UserRef
 
-from . import broadcast
+from . import broadcast, core
 from .envelopes import ms
 from .errors import MESSAGES, TableError
 from .models import Seat, Table
-from .services import _close, _deal, _lock, _new_code, _touch
 
 ONLINE_MODES = (Table.Mode.ONLINE, Table.Mode.BUYIN)
 #: PF-51: simulated players fill a free online table this long after its first player sat
@@ -80,8 +79,8 @@ def _now(now: datetime | None) -> datetime:
 
 def _lock_waiting_online(table_id: Any, *, refusal: str) -> Table:
     """The online Table row, locked, while it still waits for players (else ``refusal``)."""
-    table = _lock(table_id)
-    assert table is not None  # _lock raises no_such_table unless asked to skip locked rows
+    table = core.lock(table_id)
+    assert table is not None  # core.lock raises no_such_table unless asked to skip locked rows
     if table.mode not in ONLINE_MODES:
         raise TableError("bad_mode")
     if table.status != Table.Status.WAITING:
@@ -253,7 +252,7 @@ def _create(*, game: str, players: int, stake: int, moment: datetime) -> Table:
                 table = Table.objects.create(
                     game=spec.slug,
                     mode=mode,
-                    code=_new_code(spec.code_style, spec.code_length),
+                    code=core.new_code(spec.code_style, spec.code_length),
                     host_key="",  # online tables have no host: they start when full
                     num_players=players,
                     options=options,
@@ -304,7 +303,7 @@ def _seat_entries(
         table.deadline_at = table.wake_at = moment + timedelta(seconds=seconds)
         fields = ["deadline_at", "wake_at"]
         _deadline_later(table.pk, table.deadline_at)
-    _touch(table, moment, fields=fields)
+    core.touch(table, moment, fields=fields)
     broadcast.to_users(humans, seated_event(table, seated=len(taken), now=moment))
     return outcome
 
@@ -400,7 +399,7 @@ def _start(table: Table, moment: datetime, humans: list[int] | None = None) -> N
     if table.pot_id is not None:
         start_pot(pot=table.pot_id)
     table.deadline_at = table.wake_at = None
-    _deal(table, moment)
+    core.deal(table, moment)
     if humans is None:
         humans = list(table.seats.filter(user__isnull=False).values_list("user_id", flat=True))
     broadcast.to_users(humans, started_event(table))
@@ -489,7 +488,7 @@ def _cancel(table: Table, moment: datetime) -> None:
     QueueEntry.objects.filter(table=table, status=QueueEntry.Status.SEATED).update(
         status=QueueEntry.Status.CANCELLED, reason="table_cancelled", ended_at=moment
     )
-    _close(table, moment)
+    core.close(table, moment)
     broadcast.to_users(
         sorted(users),
         {
@@ -505,7 +504,7 @@ def _cancel(table: Table, moment: datetime) -> None:
 def _close_empty(table: Table, moment: datetime) -> None:
     if table.pot_id is not None:
         cancel_pot(pot=table.pot_id)  # nobody is seated: nothing to refund, the pot is closed
-    _close(table, moment)
+    core.close(table, moment)
 
 
 # -- leaving ------------------------------------------------------------------------------------------
@@ -534,7 +533,7 @@ def stand_up(*, table_id: int, user_id: int, now: datetime | None = None) -> int
         if not table.seats.exists():
             _close_empty(table, moment)
         else:
-            _touch(table, moment)
+            core.touch(table, moment)
             _tell_seated(table, moment)
         return returned
 
@@ -552,7 +551,7 @@ def abort_table(*, table_id: int, actor: Any, reason: str, now: datetime | None 
 
     moment = _now(now)
     with transaction.atomic():
-        table = _lock(table_id)
+        table = core.lock(table_id)
         assert table is not None
         if table.pot_id is None:
             raise TableError("bad_mode")
@@ -565,7 +564,7 @@ def abort_table(*, table_id: int, actor: Any, reason: str, now: datetime | None 
         QueueEntry.objects.filter(table=table, status=QueueEntry.Status.SEATED).update(
             status=QueueEntry.Status.CANCELLED, reason="table_aborted", ended_at=moment
         )
-        _close(table, moment)
+        core.close(table, moment)
         broadcast.to_users(
             [b.user_id for b in refunded],
             {

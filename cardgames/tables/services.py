@@ -14,9 +14,7 @@ PF-61 guests, PF-63 absent players, PF-50 bot reaction times (../shared/rules/pl
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -28,16 +26,24 @@ from django.utils import timezone
 
 from accounts.identity import Player
 from cardgames import bots
-from cardgames.catalogue import CODE_DIGITS, CODE_LETTERS, CatalogueError, clean_options, game_spec
+from cardgames.catalogue import CatalogueError, clean_options, game_spec
 from cardgames.engines import Engine, IllegalAction, get_engine
 from cardgames.engines.guandan.cards import level_number, parse_level
 
 from . import broadcast, envelopes, flow, statements
+
+# the core's writes (core.py) keep their old private names here: this module's calls read as before
+from .core import close as _close
+from .core import deal as _deal
+from .core import lock as _lock
+from .core import new_code as _new_code
+from .core import store as _store
+from .core import touch as _touch
+from .core import wake_of as _wake_of
 from .errors import TableError
 from .models import ActionLog, ChatMessage, Invitation, Seat, Table
 
 ROOM_MODES = (Table.Mode.BOTS, Table.Mode.FRIENDS)
-TURN_SECONDS = 30  # PF-4, PF-30
 IDLE_HOURS = 4  # PF-54
 INVITATION_MINUTES = 10
 CHAT_WINDOW_SECONDS = 10
@@ -65,16 +71,6 @@ def _at(seconds: float | None) -> datetime | None:
     return None if seconds is None else datetime.fromtimestamp(seconds, tz=UTC)
 
 
-def _lock(table_id: Any, *, skip_locked: bool = False) -> Table | None:
-    """The Table row, locked for this transaction (None when another worker holds it)."""
-    if isinstance(table_id, bool) or not isinstance(table_id, int):
-        raise TableError("no_such_table")
-    table = statements.table(table_id, lock=True, skip_locked=skip_locked)
-    if table is None and not skip_locked:
-        raise TableError("no_such_table")
-    return table
-
-
 def _lock_live(table_id: Any) -> Table:
     table = _lock(table_id)
     assert table is not None
@@ -87,14 +83,6 @@ def _seat_of(table: Table, player: Player | None) -> Seat | None:
     if player is None:
         return None
     return Seat.objects.filter(table=table, player_key=player.key).first()
-
-
-def _touch(table: Table, now: datetime, *, fields: list[str] | None = None) -> None:
-    """Bump the version of a table whose seats or room changed, and tell its group."""
-    table.version += 1
-    table.last_activity_at = now
-    table.save(update_fields=["version", "last_activity_at", *(fields or [])])
-    broadcast.table_changed(table.pk, table.version)
 
 
 def _require_host(table: Table, player: Player | None) -> None:
@@ -116,11 +104,6 @@ def _check_level(level: Any) -> str:
 def _free_index(table: Table) -> int | None:
     taken = set(table.seats.values_list("index", flat=True))
     return next((i for i in range(table.num_players) if i not in taken), None)
-
-
-def _new_code(style: str, length: int) -> str:
-    alphabet = CODE_LETTERS if style == "letters" else CODE_DIGITS
-    return "".join(secrets.choice(alphabet) for _ in range(length))
 
 
 def _seat_human(table: Table, player: Player, index: int) -> Seat:
@@ -363,12 +346,6 @@ def set_muted(
         _touch(table, moment)
 
 
-def engine_options(table: Table) -> dict[str, Any]:
-    """What the engine gets: the room's choices and the per-player clock (none against bots)."""
-    turn = None if table.mode == Table.Mode.BOTS else TURN_SECONDS
-    return {**table.options, "turn_seconds": turn}
-
-
 def start_table(*, table_id: int, player: Player | None, now: datetime | None = None) -> Table:
     """The host starts a full room (PF-25): a secret seed is drawn and its SHA-256 published."""
     moment = _now(now)
@@ -377,19 +354,6 @@ def start_table(*, table_id: int, player: Player | None, now: datetime | None = 
         if table.seats.count() != table.num_players:
             raise TableError("seats_empty")
         return _deal(table, moment)
-
-
-def _deal(table: Table, moment: datetime) -> Table:
-    eng = get_engine(table.game)
-    table.seed = secrets.token_hex(16)
-    table.seed_hash = hashlib.sha256(table.seed.encode()).hexdigest()
-    table.options = engine_options(table)
-    state = eng.new_game(table.num_players, seed=table.seed, options=table.options)
-    table.status = Table.Status.PLAYING
-    table.started_at = moment
-    table.timer_starts = {}
-    _store(table, eng, state, moment, fields=["seed", "seed_hash", "options", "status", "started_at"])
-    return table
 
 
 # -- moves ----------------------------------------------------------------------
@@ -594,58 +558,6 @@ def _record(
     _store(table, eng, state, moment, fields=fields, last=row, seats=seats)
 
 
-def _store(
-    table: Table,
-    eng: Engine,
-    state: Any,
-    moment: datetime,
-    *,
-    fields: list[str] | None = None,
-    last: ActionLog | None = None,
-    seats: list[Seat] | None = None,
-) -> None:
-    """Save the snapshot and the next wake-up, bump the version, and on commit send the group every
-    viewer's envelope of this version (no socket reads the table back)."""
-    from .settlement import settle_later
-
-    now_ts = _ts(moment)
-    table.state = eng.dump(state)
-    table.version += 1
-    timers = eng.timers(state)
-    table.timer_starts = flow.sync_starts(timers, table.timer_starts, now_ts)
-    table.deadline_at = _at(flow.next_deadline(timers, table.timer_starts))
-    over = eng.is_over(state)
-    seats = statements.seats(table) if seats is None else seats
-    bot_seats = [s.index for s in seats if s.plays_by_bot]
-    asks_bots = not over and flow.wanted_bot_seats(eng.to_act(state), bot_seats)
-    think = float(getattr(settings, "TABLE_BOT_THINK_SECONDS", flow.THINK_SECONDS))
-    table.bots_at = _at(flow.bot_wake(now_ts, delay=think)) if asks_bots else None
-    extra = list(fields or [])
-    if over:
-        table.status = Table.Status.FINISHED
-        table.result = eng.result(state)
-        table.finished_at = moment
-        table.deadline_at = table.bots_at = None
-        extra += ["status", "result", "finished_at"]
-    table.wake_at = _wake_of(table)
-    statements.update(
-        table, ["state", "version", "timer_starts", "deadline_at", "bots_at", "wake_at", *extra]
-    )
-    broadcast.wake_later(table.pk, table.wake_at)
-    views = envelopes.every_envelope(table, seats, envelopes.last_move(last), eng, state)
-    broadcast.table_changed(table.pk, table.version, envelopes=views)
-    if over:
-        settle_later(table.pk)
-
-
-def _wake_of(table: Table) -> datetime | None:
-    """The sweeper's column: the earliest of the deadline and the bots' turn (or a settlement owed)."""
-    moments = [m for m in (table.deadline_at, table.bots_at) if m is not None]
-    if table.status == Table.Status.FINISHED and table.settled_at is None:
-        moments.append(table.finished_at or timezone.now())
-    return min(moments) if moments else None
-
-
 def _save_wake(table: Table) -> None:
     table.wake_at = _wake_of(table)
     table.save(update_fields=["wake_at", "bots_at"])
@@ -835,15 +747,6 @@ def invitation_dict(invitation: Invitation) -> dict[str, Any]:
 
 
 # -- closing (PF-54) -----------------------------------------------------------------------
-def _close(table: Table, moment: datetime) -> None:
-    table.status = Table.Status.CLOSED
-    table.code = None
-    table.wake_at = table.deadline_at = table.bots_at = None
-    table.save(update_fields=["status", "code", "wake_at", "deadline_at", "bots_at"])
-    table.invitations.filter(status=Invitation.Status.PENDING).update(status=Invitation.Status.EXPIRED)
-    broadcast.table_changed(table.pk, table.version, force=True)
-
-
 def close_idle_rooms(*, now: datetime | None = None) -> int:
     """Close every room with no move or chat for 4 hours (PF-54); their codes are free again.
 

@@ -42,7 +42,7 @@ from tests.browser.test_tables_browser import browser as browser  # the shared f
 from tests.browser.test_tables_browser import server as server
 
 pytestmark = pytest.mark.browser
-TURN_SECONDS = 30  # PF-4, PF-30: cardgames/tables/services.TURN_SECONDS, no test setting shortens it
+TURN_SECONDS = 30  # PF-4, PF-30: cardgames/tables/core.TURN_SECONDS, no test setting shortens it
 
 
 def signed_up(browser: Any, server: str, username: str) -> Any:
