@@ -10,7 +10,7 @@ while the table is waiting or playing) → ``done`` once the table is over. It e
 ``left`` (the player left the queue, or stood up before the start), ``cancelled`` (a
 buy-in table that did not fill in time; the entry was refunded, PF-52) or ``failed``
 (it could not sit, e.g. not enough coins for the buy-in any more). Only
-``cardgames.matchmaking.services`` and ``cardgames.tables.online`` write these rows.
+``cardgames.matchmaking``'s ``services``, ``seating`` and ``online`` write these rows.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.identity import Player
-from cardgames.tables import online
 from cardgames.tables.models import Table
 
+from . import online
 from .models import QueueEntry
 from .services import idle_event, queued_event
 

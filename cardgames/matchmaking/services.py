@@ -6,7 +6,7 @@
   the database (``QueueEntry``'s partial unique index); leaving the queue is instant.
 - A **wave** (``run_wave``) reads the queue and the online tables still waiting for players,
   asks the pure ``pairing.plan_wave`` for a plan (FCFS, full tables of people first) and
-  applies it one table per transaction through ``cardgames.tables.online`` (lock order
+  applies it one table per transaction through ``seating`` (lock order
   Table → QueueEntry → Pot → Accounts). Waves run from Celery beat every few seconds and
   from a task kicked when someone joins (``kick_wave``); on the embedded defaults the
   in-process runner runs them. One wave at a time (a PostgreSQL advisory lock; a process
@@ -14,7 +14,7 @@
   wave, a leave or a join racing with one can never seat an entry twice.
 - Lobby events go to the player's own group (``broadcast.to_user``: every open tab): the
   queue position on joining, the seats and countdown once seated, ``table_started`` with
-  the table's URL, a cancellation with its refund (``cardgames.tables.online``).
+  the table's URL, a cancellation with its refund (``online``).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from django.utils import timezone
 
 from accounts.identity import Player
 from cardgames.catalogue import CatalogueError, game_spec
-from cardgames.tables import broadcast, online
+from cardgames.tables import broadcast
 from cardgames.tables.errors import TableError
 from cardgames.tables.models import Seat, Table
 
-from . import pairing
+from . import online, pairing, seating
 from .errors import QueueError
 from .models import QueueEntry
 from .schedule import wave_shards
@@ -219,7 +219,7 @@ def _enqueue_wave(shard: int, shards: int) -> None:
 
 
 def run_wave(*, now: datetime | None = None, shard: int | None = None, shards: int = 1) -> Wave:
-    """Seat the queue: plan with ``pairing.plan_wave``, apply table by table (``online``).
+    """Seat the queue: plan with ``pairing.plan_wave``, apply table by table (``seating``).
 
     ``shard``/``shards``: only the buckets of that shard (``pairing.shard_of``), so Celery runs
     several waves side by side; ``shard=None`` is the whole queue (the in-process runner, tests).
@@ -257,12 +257,12 @@ def _apply(plan: pairing.Plan, wave: Wave, now: datetime | None) -> None:
     for fill in plan.fills:
         _place(
             wave,
-            lambda f=fill: online.place_at_table(table_id=f.table_id, entry_ids=list(f.entry_ids), now=now),
+            lambda f=fill: seating.place_at_table(table_id=f.table_id, entry_ids=list(f.entry_ids), now=now),
         )
     for new in plan.tables:
         _place(
             wave,
-            lambda t=new: online.place_new_table(
+            lambda t=new: seating.place_new_table(
                 game=t.game, players=t.players, stake=t.stake, entry_ids=list(t.entry_ids), now=now
             ),
             opens=True,

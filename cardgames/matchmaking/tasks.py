@@ -41,6 +41,6 @@ def table_deadline(table_id: int) -> str:
     Countdown task at the deadline; the sweeper (``tables.sweep`` → ``wake_table``) is the
     backstop. Only a table still waiting is touched: a started game is never ended here.
     """
-    from cardgames.tables.online import expire_table
+    from .online import expire_table
 
     return expire_table(table_id=table_id)

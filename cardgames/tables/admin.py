@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from config.readonly_admin import ReadOnly
 
+from . import hooks
 from .errors import TableError
 from .models import ActionLog, ChatMessage, GameResult, Invitation, Seat, Table
 
@@ -86,10 +87,8 @@ class TableAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
             raise PermissionDenied
         form = AbortForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
-            from .online import abort_table
-
             try:
-                refunded = abort_table(
+                refunded = hooks.online().abort_table(
                     table_id=table.pk, actor=request.user, reason=form.cleaned_data["reason"]
                 )
             except TableError as exc:

@@ -16,6 +16,8 @@ import logging
 from channels.db import database_sync_to_async
 from django.conf import settings
 
+from . import hooks
+
 log = logging.getLogger(__name__)
 _task: asyncio.Task[None] | None = None
 #: a matchmaking wave is wanted at the next tick (set from any thread by ``kick_wave``)
@@ -53,14 +55,12 @@ async def stop() -> None:
 
 async def _run() -> None:
     global _wave_wanted
-    from cardgames.matchmaking.services import run_wave
-
     from .deadlines import sweep
     from .services import close_idle_rooms
 
     sweep_async = database_sync_to_async(sweep)
     close_async = database_sync_to_async(close_idle_rooms)
-    wave_async = database_sync_to_async(run_wave)
+    wave_async = database_sync_to_async(hooks.online().run_wave)  # matchmaking's, registered at start-up
     interval = float(settings.TABLE_RUNNER_INTERVAL)
     ticks = 0
     while True:

@@ -30,7 +30,7 @@ from cardgames.catalogue import CatalogueError, clean_options, game_spec
 from cardgames.engines import Engine, IllegalAction, get_engine
 from cardgames.engines.guandan.cards import level_number, parse_level
 
-from . import broadcast, envelopes, flow, statements
+from . import broadcast, envelopes, flow, hooks, statements
 
 # the core's writes (core.py) keep their old private names here: this module's calls read as before
 from .core import close as _close
@@ -243,11 +243,10 @@ def leave_room(*, table_id: int, player: Player | None, now: datetime | None = N
     with transaction.atomic():
         table = _lock_live(table_id)
         if table.mode in (Table.Mode.ONLINE, Table.Mode.BUYIN):
-            from .online import stand_up  # the queue entry and a buy-in entry go back too
-
             if player is None or player.user_id is None:
                 raise TableError("not_seated")
-            stand_up(table_id=table.pk, user_id=player.user_id, now=moment)
+            # matchmaking's: the queue entry and a buy-in entry go back too
+            hooks.online().stand_up(table_id=table.pk, user_id=player.user_id, now=moment)
             return
         seat = _seat_of(table, player)
         if seat is None:
@@ -437,9 +436,7 @@ def wake_table(*, table_id: int, now: datetime | None = None, skip_locked: bool 
             settle_later(table.pk)
             return True
         if table.status == Table.Status.WAITING and table.mode in (Table.Mode.ONLINE, Table.Mode.BUYIN):
-            from .online import wake_waiting
-
-            wake_waiting(table, moment)  # an online table's fill deadline (PF-51, PF-52)
+            hooks.online().wake_waiting(table, moment)  # an online table's fill deadline (PF-51, PF-52)
             return True
         if table.status != Table.Status.PLAYING:
             if table.wake_at is not None:
@@ -752,7 +749,7 @@ def close_idle_rooms(*, now: datetime | None = None) -> int:
 
     A game abandoned mid-way is not settled; a buy-in pot still open is refunded through
     the economy (PF-18). A started buy-in game is left to an admin's explicit abort
-    (``online.abort_table``): nobody else takes a started entry back (PF-63).
+    (``matchmaking.online.abort_table``): nobody else takes a started entry back (PF-63).
     """
     from economy.services import cancel_pot
 

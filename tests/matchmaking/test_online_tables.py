@@ -1,7 +1,8 @@
-"""Online and buy-in tables fed by the queue (cardgames/tables/online.py): simulated players after
-30 s (PF-16, PF-51, PF-58), buy-ins taken at the seat and given back before the start (PF-17,
-PF-57), cancelled with every entry refunded once after 120 s (PF-18, PF-52), the pot settled at
-the end (PF-53), nobody leaving a started buy-in table with their entry (PF-63)."""
+"""Online and buy-in tables fed by the queue (cardgames/matchmaking/online.py and seating.py):
+simulated players after 30 s (PF-16, PF-51, PF-58), buy-ins taken at the seat and given back
+before the start (PF-17, PF-57), cancelled with every entry refunded once after 120 s (PF-18,
+PF-52), the pot settled at the end (PF-53), nobody leaving a started buy-in table with their
+entry (PF-63)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.identity import Player
-from cardgames.matchmaking import selectors, services
+from cardgames.matchmaking import online, selectors, services
 from cardgames.matchmaking.models import QueueEntry
+from cardgames.matchmaking.seating import place_at_table
 from cardgames.matchmaking.tasks import table_deadline
-from cardgames.tables import online, settlement
 from cardgames.tables import services as table_services
+from cardgames.tables import settlement
 from cardgames.tables.errors import TableError
 from cardgames.tables.models import GameResult, Seat, Table
 from cardgames.tables.selectors import table_view_for
@@ -201,7 +203,7 @@ def test_pf52_a_late_person_who_completes_the_table_wins_the_race_with_the_deadl
     table = queue_and_wave(people[:2], clock, "pika", 3, stake=100)
     late = services.join_queue(player=people[2], game="pika", players=3, stake=100, now=clock.now)
     # when the last seat is taken 1 s after the deadline, before the deadline task ran
-    seating = online.place_at_table(table_id=table.pk, entry_ids=[late.pk], now=clock.tick(121))
+    seating = place_at_table(table_id=table.pk, entry_ids=[late.pk], now=clock.tick(121))
     assert seating.started
     # then the game starts and the deadline finds nothing to cancel
     assert online.expire_table(table_id=table.pk, now=clock.now) == "started"
@@ -215,13 +217,13 @@ def test_pf52_a_late_person_who_would_not_complete_the_table_is_refused_and_stay
     people = [make_player() for _ in range(3)]
     table = queue_and_wave(people[:1], clock, "pika", 3, stake=100)
     late = services.join_queue(player=people[1], game="pika", players=3, stake=100, now=clock.now)
-    seating = online.place_at_table(table_id=table.pk, entry_ids=[late.pk], now=clock.tick(120))
+    seating = place_at_table(table_id=table.pk, entry_ids=[late.pk], now=clock.tick(120))
     assert seating.refused == {late.pk: "table_closing"} and not seating.seated
     assert coins(people[1]) == 1000
     # after the cancellation the table is closed to everyone: a clear answer, no coins taken
     assert online.expire_table(table_id=table.pk, now=clock.now) == "cancelled"
     with pytest.raises(TableError) as err:
-        online.place_at_table(table_id=table.pk, entry_ids=[late.pk], now=clock.now)
+        place_at_table(table_id=table.pk, entry_ids=[late.pk], now=clock.now)
     assert err.value.code == "table_closed"
     late.refresh_from_db()
     assert late.status == "waiting"

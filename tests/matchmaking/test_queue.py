@@ -3,14 +3,17 @@ leaving at once, waves that seat people FCFS at full tables first, lobby events.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import IntegrityError, transaction
 
 from accounts.identity import Player
-from cardgames.matchmaking import selectors, services
+from cardgames.matchmaking import online, selectors, services
 from cardgames.matchmaking.errors import QueueError
 from cardgames.matchmaking.models import QueueEntry
-from cardgames.tables import online, settlement
+from cardgames.matchmaking.seating import place_at_table, place_new_table
+from cardgames.tables import settlement
 from cardgames.tables.models import Seat, Table
 from economy import selectors as economy_selectors
 from economy.services import adjust_wallet
@@ -164,7 +167,7 @@ def test_a_wave_prefers_full_tables_and_seats_leftovers_at_one_partial_table(
     assert partial.status == "waiting" and partial.seats.count() == 2
     # the first four in the queue play now; the last two wait with a 30 s clock (PF-51)
     assert {s.user_id for s in full.seats.all()} == {p.user_id for p in people[:4]}
-    assert partial.deadline_at == partial.wake_at == clock.now + online.timedelta(seconds=30)
+    assert partial.deadline_at == partial.wake_at == clock.now + timedelta(seconds=online.FILL_SECONDS)
     status = selectors.queue_status(player=people[5], now=clock.tick(10))
     assert status == {
         "type": "queue",
@@ -225,7 +228,7 @@ def test_an_entry_that_left_after_the_plan_is_not_seated(make_player, clock) -> 
     ana, bea = make_player(), make_player()
     a, b = join(ana, clock, "pika", 2), join(bea, clock, "pika", 2)
     services.leave_queue(player=bea, now=clock.now)  # between the wave's read and its placement
-    seating = online.place_new_table(game="pika", players=2, stake=0, entry_ids=[a.pk, b.pk], now=clock.now)
+    seating = place_new_table(game="pika", players=2, stake=0, entry_ids=[a.pk, b.pk], now=clock.now)
     assert seating.seated == [a.pk] and not seating.started
     assert Table.objects.get().seats.get().user_id == ana.user_id
 
@@ -257,7 +260,7 @@ def test_guests_and_non_online_tables_are_never_filled_from_the_queue(make_playe
     person = make_player()
     entry = join(person, clock, "pika", 2)
     with pytest.raises(Exception) as err:
-        online.place_at_table(table_id=room.pk, entry_ids=[entry.pk], now=clock.now)
+        place_at_table(table_id=room.pk, entry_ids=[entry.pk], now=clock.now)
     assert getattr(err.value, "code", None) == "bad_mode"
     services.run_wave(now=clock.now)
     assert room.seats.count() == 1

@@ -4,12 +4,15 @@ and the broadcast batching a wave uses."""
 
 from __future__ import annotations
 
-import pytest
+import asyncio
 
-from cardgames.matchmaking import schedule, services, tasks
+import pytest
+from asgiref.sync import sync_to_async
+
+from cardgames.matchmaking import online, schedule, services, tasks
 from cardgames.matchmaking.models import QueueEntry
 from cardgames.matchmaking.pairing import shard_of
-from cardgames.tables import broadcast, runner
+from cardgames.tables import broadcast, hooks, runner
 from cardgames.tables.models import Table
 
 pytestmark = pytest.mark.django_db
@@ -81,6 +84,41 @@ def test_on_the_embedded_defaults_a_join_asks_the_in_process_runner_for_a_wave(
         services.join_queue(player=make_player(), game="one_card", players=2, now=clock.now)
     assert runner._wave_wanted  # the runner's next tick runs services.run_wave()
     runner._wave_wanted = False
+
+
+def test_matchmaking_hands_the_tables_its_online_table_hooks_at_start_up() -> None:
+    """Issue 26: the tables import no matchmaking; CardgamesConfig.ready() registered these."""
+    registered = hooks.online()
+    assert registered.wake_waiting is online.wake_waiting
+    assert registered.stand_up is online.stand_up
+    assert registered.abort_table is online.abort_table
+    assert registered.run_wave is services.run_wave
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_the_in_process_runner_seats_the_queue_with_the_registered_wave(settings, make_player) -> None:
+    """The runner (tables) runs matchmaking's wave through the hook: two people queued, one table."""
+    settings.TABLE_RUNNER = "inprocess"
+    settings.TABLE_RUNNER_INTERVAL = 0.02
+
+    def queue_two() -> None:
+        for person in (make_player(), make_player()):
+            services.join_queue(player=person, game="one_card", players=2)
+
+    def seated() -> int:
+        return QueueEntry.objects.filter(status=QueueEntry.Status.SEATED).count()
+
+    await sync_to_async(queue_two)()
+    runner.ensure_started()
+    try:
+        for _ in range(250):
+            if await sync_to_async(seated)() == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert await sync_to_async(seated)() == 2
+    finally:
+        await runner.stop()
 
 
 def test_a_batch_delivers_after_the_block_in_order_within_each_group(monkeypatch) -> None:

@@ -213,7 +213,7 @@ def _cmd_buyin_table(request: dict[str, Any]) -> dict[str, Any]:
 
     from accounts.identity import player_for_user
     from cardgames.matchmaking import services
-    from cardgames.tables import online
+    from cardgames.matchmaking.seating import place_new_table
 
     moment = timezone.now() - timedelta(seconds=float(request["ago"]))
     game, players, stake = "pika", int(request["players"]), int(request["stake"])
@@ -229,7 +229,7 @@ def _cmd_buyin_table(request: dict[str, Any]) -> dict[str, Any]:
             )
             for u in users
         ]
-        seating = online.place_new_table(
+        seating = place_new_table(
             game=game, players=players, stake=stake, entry_ids=[e.pk for e in entries], now=moment
         )
     assert len(seating.seated) == len(users) and not seating.started

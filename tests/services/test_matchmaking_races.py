@@ -41,8 +41,8 @@ from django.utils import timezone
 from accounts.identity import player_for_user
 from cardgames.matchmaking import services
 from cardgames.matchmaking.models import QueueEntry
+from cardgames.matchmaking.seating import place_at_table, place_new_table
 from cardgames.matchmaking.tasks import table_deadline
-from cardgames.tables import online
 from cardgames.tables.errors import TableError
 from cardgames.tables.models import Table
 from economy import selectors as economy_selectors
@@ -73,7 +73,7 @@ def waiting_buyin_table(
     entries = [
         services.join_queue(player=p, game="pika", players=players, stake=stake, now=moment) for p in people
     ]
-    seating = online.place_new_table(
+    seating = place_new_table(
         game="pika", players=players, stake=stake, entry_ids=[e.pk for e in entries], now=moment
     )
     assert len(seating.seated) == seated and not seating.started
@@ -147,7 +147,7 @@ def _deadline_job(table_id: int, wait: float) -> str:
 
 def _join_job(table_id: int, entry_id: int, wait: float) -> Any:
     time.sleep(wait)
-    return online.place_at_table(table_id=table_id, entry_ids=[entry_id])
+    return place_at_table(table_id=table_id, entry_ids=[entry_id])
 
 
 def test_the_refund_task_redelivered_and_racing_a_late_person_refunds_once_or_not_at_all(
