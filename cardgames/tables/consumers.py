@@ -118,11 +118,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         hub = fanout()
         for group in self.groups_of():
             await hub.join(group, self)
-        envelope, history, box = await _on_db(sockets.opened)(self.table_id, self.player)
+        envelope, history, moves, box = await _on_db(sockets.opened)(self.table_id, self.player)
         box.sent_by(self.socket_id)  # this socket sends that envelope itself, just below
         await broadcast.deliver(box)
         self.note_sent(envelope)
         await self.send_json(protocol.snapshot_frame(envelope))
+        if moves is not None:
+            await self.send_json(protocol.log_frame(self.sent_version, moves))
         await self.send_json({"type": "chat_history", "version": self.sent_version, "messages": history})
         await self.catch_up({message["id"] for message in history})
 
@@ -191,6 +193,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await database_sync_to_async(services.post_chat)(
                 table_id=self.table_id, player=self.player, text=frame.text
             )
+        elif frame.type == "log":
+            await self.send_log(answer=True)
         else:
             await self.send_json({"type": "pong", "version": self.sent_version})
 
@@ -228,8 +232,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # presence, at the same version)
             newer = event["version"] > self.sent_version
             if newer or (event.get("force") and event["version"] == self.sent_version):
+                skipped = event["version"] > self.sent_version + 1
                 self.sent_version = event["version"]
                 await self.send(text_data=frame)
+                if skipped:  # moves this socket never sent: their log entries follow
+                    spawn(self.send_log())
         elif event.get("force") or event.get("version", 0) > self.sent_version:
             spawn(self.send_snapshot(force=bool(event.get("force"))))  # never keep the fanout waiting
 
@@ -253,8 +260,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if envelope["version"] < self.sent_version:
             return  # a push of a newer version overtook this read
         if force or envelope["version"] > self.sent_version:
+            skipped = envelope["version"] > self.sent_version + 1
             self.note_sent(envelope)
             await self.send_json(protocol.snapshot_frame(envelope))
+            if skipped and envelope["view"] is not None:  # moves this socket never sent
+                await self.send_log()
+
+    async def send_log(self, *, answer: bool = False) -> None:
+        """The current deal's move log up to the version this socket has sent (docs/protocol.md,
+        "The move log"); ``answer``: the client asked, so a table not dealt yet answers too."""
+        version = self.sent_version
+        moves = await _on_db(sockets.log)(self.table_id, self.player, version)
+        if moves is not None or answer:
+            await self.send_json(protocol.log_frame(version, moves or []))
 
     def note_sent(self, envelope: dict[str, Any]) -> None:
         """Note what is about to be sent: its version, and which of a move's envelopes is this

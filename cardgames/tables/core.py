@@ -118,7 +118,7 @@ def store(
         table, ["state", "version", "timer_starts", "deadline_at", "bots_at", "wake_at", *extra]
     )
     broadcast.wake_later(table.pk, table.wake_at)
-    views = envelopes.every_envelope(table, seats, envelopes.last_move(last), eng, state)
+    views = envelopes.every_envelope(table, seats, envelopes.shown_move(table, last), eng, state)
     broadcast.table_changed(table.pk, table.version, envelopes=views)
     if over:
         settle_later(table.pk)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cardgames.engines import Engine, get_engine
 
-from . import flow
+from . import flow, movelog
 from .models import ActionLog, Seat, Table
 from .protocol import PROTOCOL_VERSION
 
@@ -26,10 +26,41 @@ def ms(seconds: float) -> int:
     return round(seconds * 1000)
 
 
-def last_move(row: ActionLog | None) -> dict[str, Any] | None:
+#: rows looked back through for the last move shown when the newest is none (a run of reorders)
+LOOKBACK = 200
+
+
+def shown_move(table: Table, row: ActionLog | None) -> ActionLog | None:
+    """The newest row the table sees as a move, from ``row`` (the newest) back: a hand reorder
+    (PK-46) or a Guandan return pick (GD-54) is nobody's last move."""
+    if row is None or movelog.shown(table.game, row.action):
+        return row
+    older = ActionLog.objects.filter(table=table, seq__lt=row.seq).order_by("-seq")[:LOOKBACK]
+    return next((r for r in older if movelog.shown(table.game, r.action)), None)
+
+
+def log_entry(row: ActionLog, game: str, viewer: int | None) -> dict[str, Any] | None:
+    """A row of the move log as ``viewer`` may know it (``movelog.describe``), with its place in
+    the log (``seq``) and who or what made it (``source``); None for a row that is no move."""
+    entry = movelog.describe(game, row.seat, row.action, row.events, viewer)
+    if entry is None:
+        return None
+    return {"seq": row.seq, "source": row.source, **entry}
+
+
+def last_move(
+    row: ActionLog | None, game: str, viewer: int | None, *, version: int, hand: list[str] | None = None
+) -> dict[str, Any] | None:
+    """The envelope's ``last``: the last move shown (``shown_move``) as ``viewer`` may know it;
+    when it is this version's own row, with the cards it put into the viewer's ``hand``."""
     if row is None:
         return None
-    return {"seq": row.seq, "seat": row.seat, "type": row.action.get("type"), "source": row.source}
+    entry = log_entry(row, game, viewer)
+    if entry is not None and row.seq == version:
+        cards = movelog.entered(game, row.seat, row.events, viewer, hand)
+        if cards:
+            entry["entered"] = cards
+    return entry
 
 
 def seat_dict(seat: Seat, table: Table) -> dict[str, Any]:
@@ -46,7 +77,7 @@ def seat_dict(seat: Seat, table: Table) -> dict[str, Any]:
     }
 
 
-def _public(table: Table, seats: Sequence[Seat], last: dict[str, Any] | None) -> dict[str, Any]:
+def _public(table: Table, seats: Sequence[Seat]) -> dict[str, Any]:
     return {
         "protocol": PROTOCOL_VERSION,
         "id": table.pk,
@@ -67,7 +98,7 @@ def _public(table: Table, seats: Sequence[Seat], last: dict[str, Any] | None) ->
         "timers": [],
         "legal": [],
         "result": None,
-        "last": last,
+        "last": None,
         "view": None,
     }
 
@@ -86,42 +117,51 @@ def _played(envelope: dict[str, Any], table: Table, eng: Engine, state: Any) -> 
 
 
 def _for_seat(
-    public: dict[str, Any], eng: Engine | None, state: Any, seat: Seat | None, host_key: str
+    public: dict[str, Any],
+    table: Table,
+    eng: Engine | None,
+    state: Any,
+    seat: Seat | None,
+    last: ActionLog | None,
 ) -> dict[str, Any]:
     envelope = dict(public)
     index = seat.index if seat is not None else None
     if seat is not None:
         envelope["you"] = {"seat": index, "role": "player"}
-        envelope["is_host"] = bool(seat.player_key) and seat.player_key == host_key
+        envelope["is_host"] = bool(seat.player_key) and seat.player_key == table.host_key
     if eng is not None:
-        envelope["view"] = eng.view(state, index)
+        view = envelope["view"] = eng.view(state, index)
         if index is not None and index in envelope["to_act"]:
             envelope["legal"] = [dict(a) for a in eng.legal_actions(state, index)]
+        hand = view.get("hand") if isinstance(view, dict) else None
+        envelope["last"] = last_move(last, table.game, index, version=table.version, hand=hand)
     return envelope
 
 
 def envelope_for(
-    table: Table, seats: Sequence[Seat], last: dict[str, Any] | None, viewer_key: str | None
+    table: Table, seats: Sequence[Seat], last: ActionLog | None, viewer_key: str | None
 ) -> dict[str, Any]:
-    """One viewer's envelope (``viewer_key``: a Player's key, None for an anonymous spectator)."""
-    public = _public(table, seats, last)
+    """One viewer's envelope (``viewer_key``: a Player's key, None for an anonymous spectator);
+    ``last`` is the last move shown (``shown_move``)."""
+    public = _public(table, seats)
     mine = next((s for s in seats if viewer_key and s.player_key == viewer_key), None)
     eng, state = None, None
     if table.state is not None:
         eng = get_engine(table.game)
         state = eng.load(table.state)
         _played(public, table, eng, state)
-    envelope = _for_seat(public, eng, state, mine, table.host_key)
+    envelope = _for_seat(public, table, eng, state, mine, last)
     envelope["is_host"] = viewer_key is not None and viewer_key == table.host_key
     return envelope
 
 
 def every_envelope(
-    table: Table, seats: Sequence[Seat], last: dict[str, Any] | None, eng: Engine, state: Any
+    table: Table, seats: Sequence[Seat], last: ActionLog | None, eng: Engine, state: Any
 ) -> dict[str, dict[str, Any]]:
-    """Each seat's envelope (keyed by the seat number as text) and the spectator's, for one version."""
-    public = _public(table, seats, last)
+    """Each seat's envelope (keyed by the seat number as text) and the spectator's, for one version;
+    ``last`` is the last move shown (``shown_move``), told to each viewer as they may know it."""
+    public = _public(table, seats)
     _played(public, table, eng, state)
-    envelopes = {str(s.index): _for_seat(public, eng, state, s, table.host_key) for s in seats}
-    envelopes[SPECTATOR] = _for_seat(public, eng, state, None, table.host_key)
+    envelopes = {str(s.index): _for_seat(public, table, eng, state, s, last) for s in seats}
+    envelopes[SPECTATOR] = _for_seat(public, table, eng, state, None, last)
     return envelopes

@@ -8,6 +8,7 @@ Client → server::
     {"type": "action", "action": {...}, "action_id": "a1b2", "version": 17}
     {"type": "sync", "version": 17}          # heartbeat / gap: a snapshot if the table moved on
     {"type": "chat", "text": "¡hola!"}
+    {"type": "log"}                          # the current deal's move log, please
     {"type": "ping"}
 
 Server → client::
@@ -15,6 +16,7 @@ Server → client::
     {"type": "snapshot", "version": 17, "table": <envelope>}
     {"type": "ack", "version": 18, "action_id": "a1b2"}
     {"type": "chat", "version": 17, "message": {"id", "name", "text", "at"}}
+    {"type": "log", "version": 17, "entries": [...]}    # newest first
     {"type": "error", "version": 17, "code": "stale", "message": "…", "action_id": "a1b2"}
     {"type": "pong", "version": 17}
 """
@@ -34,7 +36,7 @@ MAX_CHAT_CHARS: Final[int] = 300
 RATE_FRAMES: Final[int] = 20
 RATE_SECONDS: Final[float] = 2.0
 
-CLIENT_TYPES: Final[frozenset[str]] = frozenset({"action", "sync", "chat", "ping"})
+CLIENT_TYPES: Final[frozenset[str]] = frozenset({"action", "sync", "chat", "log", "ping"})
 
 
 class ProtocolError(ValueError):
@@ -159,3 +161,8 @@ def error_frame(version: int | None, code: str, message: str, action_id: str = "
 
 def chat_frame(version: int, message: dict[str, Any]) -> dict[str, Any]:
     return {"type": "chat", "version": version, "message": message}
+
+
+def log_frame(version: int, entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The current deal's move log up to ``version``, newest first (docs/protocol.md)."""
+    return {"type": "log", "version": version, "entries": entries}

@@ -16,12 +16,16 @@ from django.utils import timezone
 from accounts.identity import Player
 from cardgames.engines import IllegalAction, get_engine
 
-from . import envelopes, statements
+from . import envelopes, movelog, statements
 from .errors import TableError
 from .models import ActionLog, ChatMessage, Invitation, Seat, Table
 from .services import chat_message_dict, invitation_dict
 
 CHAT_HISTORY = 50
+#: the move log sent on a full snapshot holds at most this many moves of the current deal (a long
+#: One Card game has about 400), read this many rows at a time
+MAX_LOG_ENTRIES = 500
+LOG_CHUNK = 100
 
 
 def get_table(table_id: Any) -> Table:
@@ -46,8 +50,29 @@ def seat_for(table: Table, player: Player | None) -> Seat | None:
 
 def table_view_for(*, table: Table, viewer: Player | None) -> dict[str, Any]:
     """The envelope for ``viewer`` (None: an anonymous spectator) at the table's current version."""
-    last = envelopes.last_move(statements.last_action(table))
+    last = envelopes.shown_move(table, statements.last_action(table))
     return envelopes.envelope_for(table, statements.seats(table), last, viewer.key if viewer else None)
+
+
+def deal_log(*, table: Table, viewer: Player | None, version: int) -> list[dict[str, Any]]:
+    """The move log of the current deal (or round) up to ``version``, newest first, as ``viewer``
+    may know it (docs/protocol.md, "The move log"): from the newest row back to the row that dealt
+    it (``movelog.starts_deal``), at most ``MAX_LOG_ENTRIES`` moves."""
+    seat = seat_for(table, viewer)
+    index = seat.index if seat is not None else None
+    rows = (
+        ActionLog.objects.filter(table=table, seq__lte=version)
+        .order_by("-seq")
+        .only("seq", "seat", "action", "events", "source")
+    )
+    entries: list[dict[str, Any]] = []
+    for row in rows.iterator(chunk_size=LOG_CHUNK):
+        entry = envelopes.log_entry(row, table.game, index)
+        if entry is not None:
+            entries.append(entry)
+        if len(entries) >= MAX_LOG_ENTRIES or movelog.starts_deal(table.game, row.events):
+            break
+    return entries
 
 
 def chat_history(*, table: Table | int, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:

@@ -600,7 +600,7 @@ def _announce_presence(table: Table, seats: list[Seat]) -> dict[str, dict[str, A
         broadcast.table_changed(table.pk, table.version, force=True)
         return None
     eng = get_engine(table.game)
-    last = envelopes.last_move(statements.last_action(table))
+    last = envelopes.shown_move(table, statements.last_action(table))
     views = envelopes.every_envelope(table, seats, last, eng, eng.load(table.state))
     broadcast.table_changed(table.pk, table.version, force=True, envelopes=views)
     return views

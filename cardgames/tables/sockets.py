@@ -37,16 +37,34 @@ def envelope(table_id: int, player: Player | None) -> dict[str, Any]:
     return selectors.table_view_for(table=selectors.get_table(table_id), viewer=player)
 
 
+def log(table_id: int, player: Player | None, version: int) -> list[dict[str, Any]] | None:
+    """``player``'s move log of the current deal up to ``version`` (None before the deal)."""
+    table = selectors.get_table(table_id)
+    if table.state is None:
+        return None
+    return selectors.deal_log(table=table, viewer=player, version=version)
+
+
 def opened(
     table_id: int, player: Player | None
-) -> tuple[dict[str, Any], list[dict[str, Any]], broadcast.Outbox]:
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]] | None, broadcast.Outbox]:
     """A socket opened: its seat counted (the others told, PF-63), then its own envelope (the
-    one presence built, else read) and the chat — one trip to the database thread."""
+    one presence built, else read), the chat and the move log — one trip to the database thread."""
     with broadcast.outbox() as box:
         own = services.mark_connected(table_id=table_id, player=player, connected=True)
     if own is None:
         own = envelope(table_id, player)
-    return own, selectors.chat_history(table=table_id), box
+    moves = log(table_id, player, own["version"]) if own["view"] is not None else None
+    return own, selectors.chat_history(table=table_id), moves, box
+
+
+def snapshot_and_log(
+    table_id: int, player: Player | None
+) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
+    """``player``'s envelope and, once dealt, the move log up to its version: a client that fell
+    behind (docs/protocol.md, "The move log")."""
+    own = envelope(table_id, player)
+    return own, log(table_id, player, own["version"]) if own["view"] is not None else None
 
 
 def closed(table_id: int, player: Player | None) -> broadcast.Outbox:

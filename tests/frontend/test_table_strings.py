@@ -31,3 +31,22 @@ def test_the_singular_forms_read_as_singular() -> None:
         words = table_strings()
     assert (words["cards_n"], words["cards_n_one"]) == ("%(n)s cards", "%(n)s card")
     assert words["hand_n_one"] == "Your hand (%(n)s card)"
+
+
+def test_the_move_logs_words_are_all_there_and_all_used() -> None:
+    """movelog.js says each fact with a key of its own, a viewer's own move with the key's
+    "_you" form (``said``); every such key is a page word, and every log word is used."""
+    from pathlib import Path
+
+    script = (Path(__file__).resolve().parents[2] / "frontend/static/frontend/movelog.js").read_text()
+    used = set(re.findall(r'"((?:log|banner)_\w+)"', script))
+    yours = {
+        key
+        for line in script.splitlines()
+        if "said(" in line
+        for key in re.findall(r'"((?:log|banner)_\w+)"', line)
+    }
+    wanted = used | {f"{key}_you" for key in yours}
+    assert wanted <= set(STRINGS), sorted(wanted - set(STRINGS))
+    words = {key for key in STRINGS if key.startswith(("log_", "banner_"))}
+    assert {key.removesuffix("_one") for key in words} <= wanted

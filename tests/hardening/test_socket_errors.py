@@ -75,6 +75,7 @@ async def test_table_answers_a_deep_frame_with_an_error_and_stays_open() -> None
     socket = communicator(f"/ws/tables/{table_id}/", cookie)
     assert (await socket.connect(timeout=10))[0]
     await socket.receive_json_from(timeout=10)  # snapshot
+    await socket.receive_json_from(timeout=10)  # move log
     await socket.receive_json_from(timeout=10)  # chat history
     await socket.send_to(text_data=DEEP[:4000])
     assert (await not_snapshot(socket))["type"] == "error"
@@ -106,6 +107,7 @@ async def test_a_move_that_fails_unexpectedly_is_answered_with_its_action_id(mon
     socket = communicator(f"/ws/tables/{table_id}/", cookie)
     assert (await socket.connect(timeout=10))[0]
     version = (await socket.receive_json_from(timeout=10))["version"]
+    await socket.receive_json_from(timeout=10)  # move log
     await socket.receive_json_from(timeout=10)  # chat history
 
     def lost(**kwargs: object) -> None:

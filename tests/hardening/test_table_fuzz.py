@@ -100,7 +100,7 @@ def bad_frames(version: int, legal: list[dict[str, Any]]) -> st.SearchStrategy[s
         st.just('{"type": "action"}' + " " * 5000),
         st.builds(
             lambda t: json.dumps({"type": t}),
-            st.text(max_size=12).filter(lambda t: t not in {"ping", "sync"}),
+            st.text(max_size=12).filter(lambda t: t not in {"ping", "sync", "log"}),
         ),
         st.builds(
             lambda v: json.dumps({"type": "sync", "version": v}),
@@ -142,6 +142,7 @@ async def exchange(table_id: int, cookie: bytes, frames: list[str | bytes]) -> l
     connected, _ = await socket.connect()
     assert connected
     assert (await socket.receive_json_from(timeout=10))["type"] == "snapshot"
+    assert (await socket.receive_json_from(timeout=10))["type"] == "log"  # the move log, once dealt
     assert (await socket.receive_json_from(timeout=10))["type"] == "chat_history"
     for frame in frames:
         if isinstance(frame, bytes):

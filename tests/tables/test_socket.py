@@ -23,7 +23,7 @@ from accounts.guests import SESSION_KEY
 from accounts.identity import Player, player_for_user
 from cardgames.catalogue import GAMES
 from cardgames.engines import get_engine
-from cardgames.tables import broadcast, protocol, selectors, services
+from cardgames.tables import broadcast, movelog, protocol, selectors, services
 from cardgames.tables.models import ActionLog, ChatMessage, Table
 from config.asgi import application
 from tests.engines.harness import cards_in
@@ -138,25 +138,50 @@ def _states_by_version(table: Table) -> dict[int, Any]:
 
 def assert_no_leaks(table: Table, seat: int | None, frames: list[dict[str, Any]]) -> int:
     """Every snapshot shows exactly ``engine.view`` for its seat, and no card beyond what the
-    seat may see then (hands of others, the deck), and the seed only once the game is over."""
+    seat may see then (hands of others, the deck), and the seed only once the game is over. The
+    last move and the move log name only cards the seat was shown at their version or before,
+    in the same deal (tests/engines/test_movelog_leaks.py checks every row of whole games)."""
     eng = get_engine(table.game)
     states = _states_by_version(table)
+    seen = _seen_by_version(table, seat, states)
     checked = 0
     for frame in frames:
+        if frame.get("type") == "log":
+            for entry in frame["entries"]:
+                extra = cards_in(entry, eng.card_codes).keys() - seen[entry["seq"]]
+                assert not extra, f"the log's move {entry['seq']} names {extra} to seat {seat}"
         if frame.get("type") != "snapshot" or frame["version"] not in states:
             continue
         state = states[frame["version"]]
         envelope = frame["table"]
         assert envelope["view"] == json.loads(json.dumps(eng.view(state, seat)))
-        shown = cards_in({k: v for k, v in envelope.items() if k != "legal"}, eng.card_codes)
+        shown = cards_in({k: v for k, v in envelope.items() if k not in ("legal", "last")}, eng.card_codes)
         extra = shown - eng.visible_cards(state, seat)
         assert not extra, f"version {frame['version']} shows {extra} to seat {seat}"
+        if envelope["last"] is not None:
+            extra = cards_in(envelope["last"], eng.card_codes).keys() - seen[frame["version"]]
+            assert not extra, f"version {frame['version']}'s last move names {extra} to seat {seat}"
         if envelope["legal"]:
             assert seat is not None and envelope["legal"] == [dict(a) for a in eng.legal_actions(state, seat)]
         if not eng.is_over(state):
             assert envelope["seed"] is None and table.seed not in json.dumps(frame)
         checked += 1
     return checked
+
+
+def _seen_by_version(table: Table, seat: int | None, states: dict[int, Any]) -> dict[int, set[str]]:
+    """The cards ``seat``'s view showed in the deal of each version, up to it."""
+    eng = get_engine(table.game)
+    rows = {row.seq: row for row in ActionLog.objects.filter(table=table)}
+    seen: dict[int, set[str]] = {}
+    cards: set[str] = set()
+    for version in sorted(states):
+        row = rows.get(version)
+        if row is not None and movelog.starts_deal(table.game, row.events):
+            cards = set()
+        cards = cards | set(cards_in(eng.view(states[version], seat), eng.card_codes))
+        seen[version] = cards
+    return seen
 
 
 async def drive(table_id: int, host: Client_, watchers: list[Client_], *, max_steps: int = 6000) -> Table:

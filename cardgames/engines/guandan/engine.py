@@ -319,6 +319,8 @@ class GuandanEngine(Engine):
                 "seat": seat,
                 "cards": [CODES[c] for c in cards],
                 "interp": interp_to_wire(interp),
+                # which hearts are wild, for the move log's words (GD-10)
+                "level": RANK_NAMES[state["level"]],
             }
         ]
         if not any(hand):
@@ -376,10 +378,15 @@ class GuandanEngine(Engine):
 
     def _confirm(self, new: State, rec: dict[str, Any]) -> tuple[State, list[JSON]]:
         rec["ok"] = True
-        events: list[JSON] = [{"type": "return_confirmed", "seat": rec["to"]}]
+        # GD-59: the returned card is the giver's and the receiver's to see (the move log shows it
+        # to them alone); it moves once every return is confirmed (GD-56)
+        events: list[JSON] = [
+            {"type": "return_confirmed", "seat": rec["to"], "to": rec["from"], "card": CODES[rec["ret"]]}
+        ]
         if all(t["ok"] for t in new["trib"]):
             finish_returns(new)
-            events.append({"type": "returns_done", "leader": new["turn"]})
+            returns = [{"seat": t["to"], "to": t["from"], "card": CODES[t["ret"]]} for t in new["trib"]]
+            events.append({"type": "returns_done", "leader": new["turn"], "returns": returns})
         return new, events
 
     # -- the pause between deals (GD-64) ----------------------------------------------------------
@@ -394,7 +401,17 @@ class GuandanEngine(Engine):
     def _next_deal(self, new: State) -> tuple[State, list[JSON]]:
         new["deal"] += 1
         start_deal(new)
-        return new, [{"type": "deal_started", "deal": new["deal"] + 1, "level": RANK_NAMES[new["level"]]}]
+        events: list[JSON] = [
+            {"type": "deal_started", "deal": new["deal"] + 1, "level": RANK_NAMES[new["level"]]}
+        ]
+        if new["anti"]:  # GD-52: the table is shown that the tribute was cancelled, and why
+            events.append({"type": "anti_tribute", "holders": list(new["anti"])})
+        # GD-58: the tribute cards are public (shown face up during the return phase)
+        events += [
+            {"type": "tribute", "seat": t["from"], "to": t["to"], "card": CODES[t["card"]]}
+            for t in new["trib"]
+        ]
+        return new, events
 
     # -- timeouts (GD-62 … GD-64) ------------------------------------------------------------------
     def _timeout(self, state: State, seat: Any, action: JSON) -> tuple[State, list[JSON]]:
