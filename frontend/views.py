@@ -22,7 +22,6 @@ from accounts.identity import Player, player_from_request
 from cardgames.catalogue import CATALOGUE
 from cardgames.tables import selectors, services
 from cardgames.tables.errors import TableError
-from cardgames.tables.models import Table
 
 from .games import GAME_LIST, GAMES_BY_SLUG
 from .rules_render import render_rules
@@ -62,9 +61,7 @@ def home_tables(player: Player | None) -> list[dict[str, Any]]:
     """The live tables and waiting rooms where the player holds a seat, to go back to."""
     if player is None:
         return []
-    # a finished game is history (the profile's replays), not a table to go back to
-    tables = selectors.running_tables(player=player).exclude(code=None).exclude(status=Table.Status.FINISHED)
-    tables = tables[:HOME_LIST_LIMIT]
+    tables = selectors.tables_to_go_back_to(player=player)[:HOME_LIST_LIMIT]
     return [
         {
             "code": table.code,

@@ -8,7 +8,8 @@ transaction and never open one.
 - ``lock`` takes the Table row (``SELECT … FOR UPDATE``): the first lock of every writer
   (lock order Table → QueueEntry → Pot → Accounts, docs/architecture.md).
 - ``touch``, ``deal``, ``store``, ``close`` **need the row locked** by the caller (or the table
-  created in this transaction): each saves the row and tells the table's group on commit.
+  created in this transaction): each saves the row and tells the table's group on commit;
+  ``deal`` and ``close`` also expire the room's pending invitations (``invitations.py``).
 - ``new_code``, ``engine_options``, ``wake_of`` only compute.
 """
 
@@ -27,7 +28,8 @@ from cardgames.engines import Engine, get_engine
 
 from . import broadcast, envelopes, flow, statements
 from .errors import TableError
-from .models import ActionLog, Invitation, Seat, Table
+from .invitations import expire_invitations
+from .models import ActionLog, Seat, Table
 
 TURN_SECONDS = 30  # PF-4, PF-30
 
@@ -77,6 +79,7 @@ def deal(table: Table, moment: datetime) -> Table:
     table.started_at = moment
     table.timer_starts = {}
     store(table, eng, state, moment, fields=["seed", "seed_hash", "options", "status", "started_at"])
+    expire_invitations(table)  # a room that started is no longer there to be invited to
     return table
 
 
@@ -138,5 +141,5 @@ def close(table: Table, moment: datetime) -> None:
     table.code = None
     table.wake_at = table.deadline_at = table.bots_at = None
     table.save(update_fields=["status", "code", "wake_at", "deadline_at", "bots_at"])
-    table.invitations.filter(status=Invitation.Status.PENDING).update(status=Invitation.Status.EXPIRED)
+    expire_invitations(table)
     broadcast.table_changed(table.pk, table.version, force=True)

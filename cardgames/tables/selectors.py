@@ -8,9 +8,10 @@ browser shell is common (docs/protocol.md). Nothing here writes.
 from __future__ import annotations
 
 import hashlib
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.identity import Player
@@ -19,7 +20,7 @@ from cardgames.engines import IllegalAction, get_engine
 from . import envelopes, movelog, statements
 from .errors import TableError
 from .models import ActionLog, ChatMessage, Invitation, Seat, Table
-from .services import chat_message_dict, invitation_dict
+from .services import IDLE_HOURS, chat_message_dict, invitation_dict
 
 CHAT_HISTORY = 50
 #: the move log sent on a full snapshot holds at most this many moves of the current deal (a long
@@ -82,11 +83,15 @@ def chat_history(*, table: Table | int, limit: int = CHAT_HISTORY) -> list[dict[
 
 
 def pending_invitations(*, user_id: int) -> QuerySet[Invitation]:
+    """The user's invitations still worth answering: pending, not expired, to a room that has not
+    started or closed (the services expire those, this also covers rows older than that rule)."""
     return (
         Invitation.objects.filter(
-            recipient_id=user_id, status=Invitation.Status.PENDING, expires_at__gt=timezone.now()
+            recipient_id=user_id,
+            status=Invitation.Status.PENDING,
+            expires_at__gt=timezone.now(),
+            table__status=Table.Status.WAITING,
         )
-        .exclude(table__status=Table.Status.CLOSED)
         .select_related("table", "sender", "recipient")
         .order_by("-created_at")
     )
@@ -102,6 +107,19 @@ def running_tables(*, player: Player) -> QuerySet[Table]:
         Table.objects.filter(seats__player_key=player.key)
         .exclude(status=Table.Status.CLOSED)
         .order_by("-last_activity_at")
+    )
+
+
+def tables_to_go_back_to(*, player: Player, now: datetime | None = None) -> QuerySet[Table]:
+    """The rooms and games ``player`` sits at that are still live (issue 25 item 5): waiting or in
+    play, with a code, and not idle past PF-54's 4 hours (closed by the next sweep) — except a
+    started buy-in game, which only an admin ends (PF-63). A finished game is history, not a table."""
+    cutoff = (now or timezone.now()) - timedelta(hours=IDLE_HOURS)
+    return (
+        running_tables(player=player)
+        .filter(status__in=(Table.Status.WAITING, Table.Status.PLAYING))
+        .exclude(code=None)
+        .filter(Q(last_activity_at__gte=cutoff) | Q(pot__isnull=False, status=Table.Status.PLAYING))
     )
 
 

@@ -41,6 +41,7 @@ from .core import store as _store
 from .core import touch as _touch
 from .core import wake_of as _wake_of
 from .errors import TableError
+from .invitations import invitation_dict
 from .models import ActionLog, ChatMessage, Invitation, Seat, Table
 
 ROOM_MODES = (Table.Mode.BOTS, Table.Mode.FRIENDS)
@@ -721,26 +722,14 @@ def respond_invitation(
             raise TableError("invitation_closed")
         invitation.status = Invitation.Status.ACCEPTED if accept else Invitation.Status.DECLINED
         invitation.save(update_fields=["status"])
-        broadcast.to_user(
-            invitation.sender_id, {"type": "invitation", "invitation": invitation_dict(invitation)}
+        # the invitee's other tabs drop it too, and the host sees the answer
+        broadcast.to_users(
+            [invitation.sender_id, invitation.recipient_id],
+            {"type": "invitation", "invitation": invitation_dict(invitation)},
         )
         if not accept:
             return None
         return join_room(table_id=invitation.table_id, player=player, now=moment)
-
-
-def invitation_dict(invitation: Invitation) -> dict[str, Any]:
-    table = invitation.table
-    return {
-        "id": invitation.pk,
-        "status": invitation.status,
-        "table": table.pk,
-        "code": table.code,
-        "game": table.game,
-        "from": invitation.sender.username,
-        "to": invitation.recipient.username,
-        "expires_at": int(invitation.expires_at.timestamp() * 1000),
-    }
 
 
 # -- closing (PF-54) -----------------------------------------------------------------------

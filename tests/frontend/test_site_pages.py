@@ -88,6 +88,26 @@ def test_a_finished_game_is_not_a_table_to_go_back_to() -> None:
     assert f'href="/mesa/{done.code}/"' not in body and "No estás sentado en ninguna mesa." in body
 
 
+def test_pf54_a_room_idle_past_four_hours_is_not_listed_but_a_started_buy_in_game_is() -> None:
+    """Issue 25 item 5: the home page lists only rooms still live; the sweep closes idle ones
+    within minutes, and until then they are not offered (a started buy-in game is never closed)."""
+    from economy.services import open_pot
+
+    clock = Clock(timezone.now() - timedelta(hours=services.IDLE_HOURS, minutes=1))
+    ana = user_player("Ana")
+    idle_room = services.create_room(player=ana, game="pika", mode="friends", now=clock.now)
+    idle_game = started_table("skyjo", ana, clock, players=2)
+    buy_in = started_table("one_card", ana, clock, players=2)
+    Table.objects.filter(pk=buy_in.pk).update(pot=open_pot(reference=f"table:{buy_in.pk}", stake=100))
+    fresh = services.create_room(player=ana, game="guandan", mode="friends")
+
+    body = client_of(ana).get("/").content.decode()
+
+    listed = re.findall(r'href="/mesa/(\w+)/"', body)
+    assert sorted(listed) == sorted([buy_in.code, fresh.code])
+    assert idle_room.code not in listed and idle_game.code not in listed
+
+
 def test_a_declined_or_expired_invitation_leaves_the_home_page() -> None:
     ana, bea = user_player("Ana"), user_player("Bea")
     room = services.create_room(player=ana, game="one_card", mode="friends")
