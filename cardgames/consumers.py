@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -46,7 +47,15 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         invitations: list[dict[str, Any]] = []
         if self.player.user_id is not None:
             invitations = await database_sync_to_async(pending_invitation_dicts)(user_id=self.player.user_id)
-        await self.send_json({"type": "hello", "you": self.player.as_dict(), "invitations": invitations})
+        # server_time: the page times each invitation's expiry on the server's clock
+        await self.send_json(
+            {
+                "type": "hello",
+                "you": self.player.as_dict(),
+                "invitations": invitations,
+                "server_time": int(time.time() * 1000),
+            }
+        )
 
     async def disconnect(self, code: int) -> None:
         for group in getattr(self, "groups_joined", []):

@@ -1,5 +1,6 @@
 """`bin/screenshots`: start the site on embedded defaults and photograph every page and each
-game's table mid-game, at 390 × 844 (phone) and 1440 × 900 (desktop).
+game's table mid-game, at 390 × 844 (phone) and 1440 × 900 (desktop), in the light theme or,
+with ``--themes light,dark``, in both (the system's colour scheme: theme.js follows it).
 
 The site runs as `bin/run` runs it (daphne on the ASGI app; the sweeper and bots inside it),
 on a free port, with a fresh SQLite file and production-like settings (DEBUG off), so the
@@ -155,23 +156,31 @@ def shoot(page: Any, out: Path, name: str) -> None:
     print("saved", out / f"{name}.png")
 
 
-def take_all(url: str, out: Path, games: tuple[str, ...]) -> list[str]:
+def take_all(url: str, out: Path, games: tuple[str, ...], themes: tuple[str, ...] = ("light",)) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     problems: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium(), args=["--no-sandbox", "--disable-gpu"])
-        for label, (width, height) in VIEWPORTS.items():
+        for theme, (size, (width, height)) in [(t, v) for t in themes for v in VIEWPORTS.items()]:
+            # the light theme keeps the plain names (phone-home.png); the dark one adds "-dark"
+            label = size if theme == "light" else f"{size}-dark"
             viewport = {"width": width, "height": height}
             # no service worker: its cache would keep files that change while a developer works
-            visitor = browser.new_context(viewport=viewport, locale="es-ES", service_workers="block")
+            options = {
+                "viewport": viewport,
+                "locale": "es-ES",
+                "service_workers": "block",
+                "color_scheme": theme,
+            }
+            visitor = browser.new_context(**options)
             page = visitor.new_page()
             for name, path in VISITOR_PAGES:
                 page.goto(url + path)
                 shoot(page, out, f"{label}-{name}")
             visitor.close()
 
-            context = browser.new_context(viewport=viewport, locale="es-ES", service_workers="block")
+            context = browser.new_context(**options)
             context.set_default_timeout(30_000)
             page = context.new_page()
             errors: list[str] = []  # the table pages' script errors, reported at the end
@@ -207,6 +216,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--games", default=",".join(GAMES), help="comma-separated games for the table pictures"
     )
+    parser.add_argument(
+        "--themes", default="light", help="light, dark or light,dark (dark pictures end in -dark)"
+    )
     args = parser.parse_args(argv)
     out: Path = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -215,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     with running_site(work) as url:
-        problems = take_all(url, out, games)
+        themes = tuple(t for t in args.themes.split(",") if t in {"light", "dark"}) or ("light",)
+        problems = take_all(url, out, games, themes)
     for problem in problems:
         print("problem:", problem, file=sys.stderr)
     print(f"screenshots in {out}")

@@ -210,8 +210,11 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
 #: static files the service worker stores at install, so the offline page and shell draw at once
 SHELL_FILES: tuple[str, ...] = (
     "frontend/site.css",
+    "frontend/theme.js",
     "frontend/api.js",
     "frontend/lobby.js",
+    "frontend/notices.js",
+    "frontend/tabs.js",
     "frontend/home.js",
     "frontend/queue.js",
     "frontend/pwa.js",

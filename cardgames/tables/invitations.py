@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgames.catalogue import CATALOGUE
+
 from . import broadcast
 from .models import Invitation, Table
 
@@ -22,6 +24,7 @@ def invitation_dict(invitation: Invitation) -> dict[str, Any]:
         "table": table.pk,
         "code": table.code,
         "game": table.game,
+        "game_name": CATALOGUE[table.game].name if table.game in CATALOGUE else table.game,
         "from": invitation.sender.username,
         "to": invitation.recipient.username,
         "expires_at": int(invitation.expires_at.timestamp() * 1000),

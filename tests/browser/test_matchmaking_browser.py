@@ -2,8 +2,9 @@
 
 Ana opens the home page in two tabs and queues for a free 2-player One Card table: she sees
 her place and then the seconds until simulated players arrive, counting down. Bea queues for
-the same table from her own browser: the table starts and every open tab — both of Ana's and
-Bea's — is taken to /mesa/<code>/ by the lobby socket, where the game is on.
+the same table from her own browser: the table starts and the tab that queued — Ana's first and
+Bea's — is taken to /mesa/<code>/ by the lobby socket, where the game is on; Ana's other tab
+stays and says the table is ready (issue 25).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def sign_up(page: Any, base: str, username: str) -> None:
     assert response.ok, response.text()
 
 
-def test_queue_countdown_and_every_open_tab_taken_to_the_table(browser: Any, server: str) -> None:  # noqa: F811
+def test_queue_countdown_and_the_queuing_tab_taken_to_the_table(browser: Any, server: str) -> None:  # noqa: F811
     ana = new_page(browser)
     sign_up(ana, server, "ana_online")
     ana_second_tab = ana.context.new_page()
@@ -55,13 +56,18 @@ def test_queue_countdown_and_every_open_tab_taken_to_the_table(browser: Any, ser
     banner = ana_second_tab.locator("#queue-banner")
     banner.filter(has_text="jugadores simulados en").wait_for()  # the other tab hears it too
 
-    # Bea queues for the same table: it is full, it starts, every tab goes to it
+    # Bea queues for the same table: it is full, it starts, each tab that queued goes to it;
+    # Ana's other tab stays where it is and says the table is ready (issue 25, tabs.js)
     bea.select_option("[data-testid=queue-game]", "one_card")
     bea.select_option("[data-testid=queue-players]", "2")
     bea.click("[data-testid=queue-join]")
-    for page in (ana, ana_second_tab, bea):
+    for page in (ana, bea):
         page.wait_for_url(re.compile(r"/mesa/\d{6}/$"), timeout=15_000)
-    assert ana.url == ana_second_tab.url == bea.url
+    assert ana.url == bea.url
+    ready = ana_second_tab.get_by_test_id("table-ready-toast")
+    ready.wait_for()
+    assert ready.get_by_role("link", name="Ir").get_attribute("href") == ana.url.removeprefix(server)
+    assert ana_second_tab.url == server + "/"
     code = ana.url.rstrip("/").rsplit("/", 1)[1]
     table = ana.request.get(server + f"/api/rooms/{code}").json()
     assert table["mode"] == "online" and table["status"] == "playing"

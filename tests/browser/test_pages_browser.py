@@ -1,6 +1,7 @@
 """Every server-rendered page in a real Chromium, checked by axe-core (vendored, run in the page):
 no WCAG 2.1 A/AA violations — labels, contrast, names, landmarks — in Spanish and English, on a
-phone and on a desktop; and the home page's invitations arrive and are answered by clicking."""
+phone and on a desktop, in the light and the dark theme (issue 25); and the home page's
+invitations arrive and are answered by clicking."""
 
 from __future__ import annotations
 
@@ -49,9 +50,15 @@ ANONYMOUS_PAGES = ["/", "/cuenta/entrar/", "/cuenta/registro/", "/cuenta/invitad
 
 
 def violations(page, url: str) -> list[dict]:  # noqa: F811
+    """axe-core's findings on ``url`` in the light theme and then, the system turned dark (theme.js
+    follows it live), in the dark one; each theme's findings are tagged with its name."""
+    page.emulate_media(color_scheme="light")
     page.goto(url)
     page.add_script_tag(url=AXE)  # same origin: the CSP allows it, a CDN never
-    return page.evaluate(RUN_AXE)
+    found = [{**v, "theme": "light"} for v in page.evaluate(RUN_AXE)]
+    page.emulate_media(color_scheme="dark")
+    page.locator("html[data-theme=dark]").wait_for(state="attached")
+    return found + [{**v, "theme": "dark"} for v in page.evaluate(RUN_AXE)]
 
 
 @pytest.fixture
@@ -74,11 +81,15 @@ def log_in(page, base: str, username: str = "Ana") -> None:  # noqa: F811
     page.get_by_test_id("nav-profile").wait_for()
 
 
-@pytest.mark.parametrize("viewport", [(390, 844), (1440, 900)], ids=["phone", "desktop"])
-def test_every_signed_in_page_passes_axe(live_server, ana_with_history, page, viewport) -> None:  # noqa: F811
+@pytest.mark.parametrize(
+    ("viewport", "language"), [((390, 844), "es"), ((1440, 900), "en")], ids=["phone-es", "desktop-en"]
+)
+def test_every_signed_in_page_passes_axe(live_server, ana_with_history, page, viewport, language) -> None:  # noqa: F811
     page.set_viewport_size({"width": viewport[0], "height": viewport[1]})
     log_in(page, live_server.url)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     found = {url: violations(page, live_server.url + url) for url in PAGES}
+    assert page.evaluate("document.documentElement.lang") == language
     assert {url: v for url, v in found.items() if v} == {}
 
 

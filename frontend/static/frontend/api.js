@@ -1,4 +1,5 @@
 // The JSON API from the pages: the session's CSRF token, JSON in and out, errors as Error(detail).
+import { markQueued } from "./tabs.js";
 
 let token = null;
 
@@ -30,5 +31,8 @@ export async function api(method, url, body) {
     error.code = data.code;
     throw error;
   }
+  // whichever page joins the queue (home, a table's "find another"), this tab is the one that
+  // goes to the table when it starts (tabs.js)
+  if (method === "POST" && url === "/api/queue") markQueued();
   return data;
 }

@@ -1,9 +1,13 @@
-// The lobby socket on every page of a signed-in player (issue 11): the queue status as it
-// changes, and "your table started" -> /mesa/<code>/ on every open tab (the lobby group
-// user.<id> reaches them all). A short status line sits in the header; the home page's queue
-// panel (queue.js) listens to the same statuses through the "tapete:queue" DOM event, and its
-// invitations list (home.js) to "tapete:invitation".
+// The lobby socket on every page of a signed-in player (issues 11 and 25): the queue status as
+// it changes; invitations as notices on every page (notices.js); and when an online table starts,
+// one tab of this browser goes to it — the one that queued, else one open tab (tabs.js) — while
+// the others, and a chosen tab that is busy at another table, show "your table is ready · Go".
+// A short status line sits in the header; the home page's queue panel (queue.js) listens to the
+// same statuses through the "tapete:queue" DOM event, and its invitations list (home.js) to
+// "tapete:invitation".
 import { api } from "./api.js";
+import { fill, setServerTime, showInvitation, showTableReady } from "./notices.js";
+import { busyElsewhere, elect } from "./tabs.js";
 
 const banner = document.getElementById("queue-banner");
 let socket = null;
@@ -13,9 +17,7 @@ let current = { type: "queue", state: "idle" };
 let ticking = null;
 let heard = 0; // statuses the socket has delivered
 
-export function fill(template, values) {
-  return (template || "").replace(/\{(\w+)\}/g, (_, key) => (key in values ? String(values[key]) : ""));
-}
+export { fill };
 
 export function secondsLeft(status) {
   if (!status || !status.deadline) return null;
@@ -78,13 +80,18 @@ function tick() {
   document.dispatchEvent(new CustomEvent("tapete:tick", { detail: current }));
 }
 
-// An invitation as it arrives or changes, for the home page's "Tus invitaciones" (home.js).
+// An invitation as it arrives or changes: a notice on this page, and the home page's list (home.js).
 function announce(invitation) {
-  if (invitation) document.dispatchEvent(new CustomEvent("tapete:invitation", { detail: invitation }));
+  if (!invitation) return;
+  showInvitation(invitation);
+  document.dispatchEvent(new CustomEvent("tapete:invitation", { detail: invitation }));
 }
 
-function go(url) {
-  if (url && location.pathname !== url) location.assign(url);
+async function tableStarted(message) {
+  const url = message.url;
+  if (!url || location.pathname === url) return;
+  if ((await elect(message.table, url)) && !busyElsewhere(url)) location.assign(url);
+  else showTableReady(url);
 }
 
 async function refresh() {
@@ -114,10 +121,11 @@ function connect() {
     if (message.type === "table_started" || message.type === "queue") heard += 1;
     if (message.type === "table_started") {
       showStatus({ type: "queue", state: "playing", url: message.url, code: message.code, table: message.table });
-      go(message.url);
+      tableStarted(message);
     } else if (message.type === "queue") {
       showStatus(message);
     } else if (message.type === "hello") {
+      setServerTime(message.server_time);
       for (const invitation of message.invitations || []) announce(invitation);
     } else if (message.type === "invitation") {
       announce(message.invitation);
