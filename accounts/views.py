@@ -27,6 +27,7 @@ from . import services, web
 from .forms import GuestForm, LoginForm, PasswordChangeForm, SignupForm
 from .guests import start_guest
 from .models import User
+from .welcome import pending_notice
 
 #: the profile's «Partidas»: finished games a page
 GAMES_PER_PAGE = 20
@@ -66,6 +67,8 @@ def signup_view(request: HttpRequest) -> HttpResponse:
             status = err.status
         else:
             messages.success(request, _("¡Bienvenido a Tapete, %(name)s!") % {"name": user.username})
+            if user.welcome_pending:
+                messages.info(request, pending_notice())
             return redirect(_next_url(request))
     if form.errors and status == 200:
         status = 400

@@ -16,8 +16,24 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 log = logging.getLogger(__name__)
+
+
+def pending_notice() -> str:
+    """What a new account is told until its coins come (issue 25): when they come, and why — the
+    same words as the wallet's and the shop's notice (economy/_welcome_pending.html)."""
+    from economy.payouts import WELCOME_GRANT
+
+    when = _("Tus %(coins)s monedas de bienvenida llegan al terminar tu primera partida.") % {
+        "coins": WELCOME_GRANT
+    }
+    why = _(
+        "Vale cualquier partida en la que juegues, también contra bots: así nadie abre cuentas solo para "
+        "recoger monedas."
+    )
+    return f"{when} {why}"
 
 
 def unlock_welcome(*, user_id: int) -> bool:

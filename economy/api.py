@@ -50,6 +50,9 @@ def wallet_data(user: Any) -> dict[str, Any]:
         "vip": selectors.has_vip(user=user),
         "bonus_claimed_today": selectors.bonus_claimed_today(user=user),
         "active_items": sorted({p.item for p in selectors.active_purchases(user=user)}),
+        # issue 25: a new account's welcome coins arrive with its first finished game
+        "welcome_pending": selectors.welcome_pending(user=user),
+        "welcome_coins": payouts.WELCOME_GRANT,
     }
 
 

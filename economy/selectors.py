@@ -26,6 +26,12 @@ def wallet_balance(*, user: Any) -> int:
     return Account.objects.filter(user_id=user.pk).values_list("balance", flat=True).first() or 0
 
 
+def welcome_pending(*, user: Any) -> bool:
+    """Whether the user's welcome coins (PF-57) still wait for their first finished game
+    (accounts/welcome.py: a sign-up's grant is paid when a game they moved in ends)."""
+    return bool(getattr(user, "welcome_pending", False))
+
+
 def wallet_history(*, user: Any) -> QuerySet[Entry]:
     """The user's wallet entries, newest first, with their transfers."""
     return (

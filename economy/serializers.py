@@ -17,6 +17,10 @@ class WalletSerializer(serializers.Serializer):
     vip = serializers.BooleanField()
     bonus_claimed_today = serializers.BooleanField()
     active_items = serializers.ListField(child=serializers.CharField())
+    welcome_pending = serializers.BooleanField(
+        help_text="The welcome coins wait for the first finished game."
+    )
+    welcome_coins = serializers.IntegerField(help_text="The welcome grant (PF-57).")
 
 
 class EntrySerializer(serializers.ModelSerializer):
