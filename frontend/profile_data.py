@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardgames.catalogue import CATALOGUE
 from cardgames.ratings.models import RatingChange
-from cardgames.ratings.skill import Skill
+from cardgames.ratings.skill import PROVISIONAL_GAMES, SHOWN_START, Skill
 from cardgames.tables.selectors import finished_games
 from economy import payouts
 from economy.models import Entry
@@ -113,7 +113,7 @@ def badges_for(*, stats: list[GameStats], level: Level, vip: bool) -> list[Badge
 
 
 def rating_series(user_id: int) -> list[Series]:
-    """Per game, the shown rating (mu − 3σ) after each rated game, oldest first."""
+    """Per game, the rating as players see it (``Skill.shown``) after each rated game, oldest first."""
     rows = list(
         RatingChange.objects.filter(user_id=user_id)
         .order_by("-at", "-pk")
@@ -121,7 +121,7 @@ def rating_series(user_id: int) -> list[Series]:
     )
     by_game: dict[str, list[tuple[datetime, float]]] = {}
     for game, at, mu, sigma in reversed(rows):
-        by_game.setdefault(game, []).append((at, Skill(mu=mu, sigma=sigma).ordinal))
+        by_game.setdefault(game, []).append((at, float(Skill(mu=mu, sigma=sigma).shown)))
     return [
         Series(CATALOGUE[slug].name, by_game[slug][-CHART_POINTS:]) for slug in CATALOGUE if slug in by_game
     ]
@@ -159,6 +159,9 @@ def profile_context(user: Any, *, private: bool) -> dict[str, Any]:
         "show_coins": private,
         "badges": badges_for(stats=stats, level=level, vip=vip),
         "rating_chart": svg_chart(rating_series(user.pk), title=RATING_TITLE, chart_id="rating-chart"),
+        # the ratings' legend: where everyone starts, how long a rating is provisional
+        "rating_start": SHOWN_START,
+        "provisional_games": PROVISIONAL_GAMES,
     }
     if private:
         context["coin_chart"] = svg_chart(coin_series(user.pk), title=COIN_TITLE, chart_id="coin-chart")

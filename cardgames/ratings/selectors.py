@@ -1,4 +1,4 @@
-"""Readers of skill ratings: the value matchmaking compares and the profile's list."""
+"""Readers of skill ratings: the value matchmaking compares and the profile's list (as players see it)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from cardgames.catalogue import CATALOGUE
 
 from .models import PlayerRating
-from .skill import DEFAULT, Skill
+from .skill import DEFAULT, Skill, provisional
 
 
 @dataclass(frozen=True)
 class GameRating:
-    """A player's rating at one game: the conservative value shown, the skill, games rated."""
+    """A player's rating at one game: as players see it (``shown``, ``provisional``), the
+    conservative value matchmaking compares (``value``), the skill, games rated."""
 
     game: str
     name: str
@@ -20,6 +21,8 @@ class GameRating:
     mu: float
     sigma: float
     games: int
+    shown: int
+    provisional: bool
 
 
 def rating_for(user_id: int, game: str) -> float:
@@ -45,6 +48,8 @@ def ratings_of(user_id: int) -> list[GameRating]:
             mu=row.mu,
             sigma=row.sigma,
             games=row.games,
+            shown=row.skill.shown,
+            provisional=provisional(row.games),
         )
         for row in rows
     ]

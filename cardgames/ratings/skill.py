@@ -1,7 +1,8 @@
 """Skill ratings from a finished game's places: OpenSkill's Plackett–Luce model (Weng–Lin). Pure.
 
-A skill is a Gaussian belief (mu, sigma); the value shown and compared is the conservative
-``ordinal`` mu − 3σ (0 for a new player). ``rate`` takes every seat of one game with its place
+A skill is a Gaussian belief (mu, sigma); matchmaking compares the conservative ``ordinal``
+mu − 3σ (0 for a new player); players see ``shown``, 1500 + 48 (mu − 25), "provisional" for
+their first ``PROVISIONAL_GAMES`` rated games. ``rate`` takes every seat of one game with its place
 (1 best; equal places are ties) and returns every seat's new skill:
 
 - sides: each seat is its own side, except in Guandan, where partners (S0 + S2, S1 + S3, GD-1)
@@ -27,8 +28,16 @@ from cardgames.engines.guandan.flow import team as guandan_team
 MODEL: Final = PlackettLuce()
 DEFAULT_MU: Final[float] = MODEL.mu
 DEFAULT_SIGMA: Final[float] = MODEL.sigma
-#: standard deviations taken off mu for the displayed, conservative value
+#: standard deviations taken off mu for the conservative value that matchmaking compares
 ORDINAL_Z: Final[float] = 3.0
+#: the rating players see (issue 25): everyone starts at 1500 and it moves with mu, as Elo-style
+#: ratings do — the conservative ordinal starts at 0 and reads "-3,3" after one lost game
+SHOWN_START: Final[int] = 1500
+#: shown points per unit of mu: OpenSkill's beta (25/6, how much one game's performance varies)
+#: is 200 points, Elo's class interval, so a 200-point gap means about 3 wins in 4, as players expect
+SHOWN_PER_MU: Final[float] = 200 / MODEL.beta
+#: a rating over fewer rated games than this is marked provisional (mu still moves a lot)
+PROVISIONAL_GAMES: Final[int] = 10
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,16 @@ class Skill:
     def ordinal(self) -> float:
         """mu − 3σ: the skill the player has with ~99.7 % certainty; 0 for a new player."""
         return self.mu - ORDINAL_Z * self.sigma
+
+    @property
+    def shown(self) -> int:
+        """The rating as players see it: 1500 for a new player, 48 points per unit of mu."""
+        return SHOWN_START + round((self.mu - DEFAULT_MU) * SHOWN_PER_MU)
+
+
+def provisional(games: int) -> bool:
+    """Whether a rating over ``games`` rated games is still provisional."""
+    return games < PROVISIONAL_GAMES
 
 
 #: a new player's skill (mu 25, sigma 25/3)

@@ -59,3 +59,34 @@ def test_pf57_a_newcomer_reads_when_the_welcome_coins_come(live_server, browser,
         assert both_themes_clean(page) == [], url
     page.goto(live_server.url + "/reglas/one_card/")
     assert page.get_by_text(WHEN.removesuffix("."), exact=False).is_visible()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["phone", "desktop"])
+def test_ratings_read_from_1500_and_the_profile_stats_fit_the_screen(
+    live_server,
+    browser,  # noqa: F811
+    size,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from tests.browser.test_pages_browser import log_in
+    from tests.ratings.test_ratings import finish, finished_table, human, make_user
+
+    ana, bea = make_user("Ana"), make_user("Bea")
+    finish(finished_table("pika", [human(ana), human(bea)], [2, 1]), django_capture_on_commit_callbacks)
+    page = browser.new_context(locale="es-ES", viewport={"width": size[0], "height": size[1]}).new_page()
+    page.set_default_timeout(15_000)
+    log_in(page, live_server.url, "Ana")
+    for url in ("/cuenta/perfil/", "/cuenta/jugador/Ana/"):
+        page.goto(live_server.url + url)
+        ratings = page.get_by_test_id("profile-ratings")
+        shown = ratings.get_by_test_id("rating-value").inner_text()
+        assert shown.isdigit() and 1300 < int(shown) < 1500, shown  # one loss: below 1500, never "-3,3"
+        assert ratings.get_by_test_id("rating-provisional").inner_text() == "provisional"
+        assert "Todos empiezan en 1500" in ratings.inner_text()
+        table = page.get_by_test_id("profile-stats").locator("table")
+        widths = table.evaluate(
+            "t => [t.scrollWidth, t.parentElement.clientWidth, t.getBoundingClientRect().right]"
+        )
+        assert widths[0] <= widths[1] and widths[2] <= size[0], (url, widths)  # every column in view
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        assert both_themes_clean(page) == [], url

@@ -159,7 +159,9 @@ def test_own_profile_has_stats_level_badges_and_both_charts() -> None:
     body = client_of(ana).get(reverse("accounts:profile")).content.decode()
 
     stats_row = re.search(r'<tr data-game="one_card">(.*?)</tr>', body, re.S).group(1)
-    assert "<td>1</td>" in stats_row  # one game played
+    assert '<td class="num">1</td>' in stats_row  # one game played
+    assert "<title>Perfil · Tapete</title>" in body  # the settings once sat in the title block
+    assert body.index('id="ajustes"') > body.index('data-testid="profile-games"')
     assert 'data-testid="profile-level"' in body and "XP" in body and "<progress" in body
     assert 'data-badge="first_game"' in body
     assert 'class="earned" data-badge="first_game"' in body

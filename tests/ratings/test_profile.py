@@ -10,7 +10,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from cardgames.ratings.selectors import rating_for
+from cardgames.ratings.models import PlayerRating
 from cardgames.tables.models import Seat
 
 from .test_ratings import finish, finished_table, make_user
@@ -36,8 +36,10 @@ def test_the_profile_shows_each_rated_game_with_its_value_and_games(
     assert "Puntuación" in section and "Pika" in section and "Skyjo" in section
     assert section.index("Pika") < section.index("Skyjo")  # catalogue order
     values = re.findall(r'data-testid="rating-value">([^<]+)<', section)
-    expected = [f"{rating_for(ana.pk, game):.1f}".replace(".", ",") for game in ("pika", "skyjo")]
+    expected = [str(PlayerRating.objects.get(user=ana, game=game).skill.shown) for game in ("pika", "skyjo")]
     assert values == expected
+    assert int(values[0]) > 1500 > int(values[1])  # two wins at Pika, a loss at Skyjo: from 1500
+    assert section.count('data-testid="rating-provisional">provisional<') == 2  # under 10 games
     assert re.findall(r'data-testid="rating-games">([^<]+)<', section) == [
         "2 partidas puntuadas",
         "1 partida puntuada",
