@@ -120,11 +120,16 @@ def test_an_invitation_reaches_every_page_and_leaves_when_answered_started_close
         "from datetime import timedelta; from django.utils import timezone; "
         "from cardgames.tables.models import Invitation; "
         f"Invitation.objects.filter(table_id={soon['id']})"
-        ".update(expires_at=timezone.now() + timedelta(seconds=4))",
+        ".update(expires_at=timezone.now() + timedelta(seconds=8))",
     )
     lobby_ready(phone, server + "/monedero/")
+    lobby_ready(desktop, server + "/")
+    listed = desktop.get_by_test_id("invitation-list").locator(f'li[data-code="{soon["code"]}"]')
+    listed.wait_for()  # the home page lists it too, until it expires
     toasts[phone].filter(has_text=soon["code"]).wait_for()
-    toasts[phone].filter(has_text=soon["code"]).wait_for(state="detached", timeout=8_000)
+    toasts[phone].filter(has_text=soon["code"]).wait_for(state="detached", timeout=12_000)
+    listed.wait_for(state="detached")
+    lobby_ready(desktop, server + "/reglas/pika/")
 
     # accepted from a notice on the desktop's rules page: seated at the room
     last = host.evaluate(ROOM_AND_INVITE, ["Bea_aviso", 2])

@@ -86,6 +86,13 @@ async function answer(node, invitation, reply) {
   );
 }
 
+// Its expiry passed with no message (the server marks it lazily): it goes here and, through the
+// same event the socket's changes use, from the home page's list.
+function expire(invitation) {
+  drop(invitation.id);
+  document.dispatchEvent(new CustomEvent("tapete:invitation", { detail: { ...invitation, status: "expired" } }));
+}
+
 // An invitation as the lobby socket tells it: pending ones are shown, any other state removes it.
 export function showInvitation(invitation) {
   if (!box || !invitation) return;
@@ -93,6 +100,10 @@ export function showInvitation(invitation) {
   if (invitation.status !== "pending" || left <= 0) {
     drop(invitation.id);
     return;
+  }
+  // PF-14's 10 minutes: timed even when the notice was closed, for the home page's list
+  if (!expiries.has(invitation.id)) {
+    expiries.set(invitation.id, setTimeout(() => expire(invitation), Math.min(left, 2 ** 31 - 1)));
   }
   if (box.querySelector(`[data-invitation="${invitation.id}"]`) || dismissed().has(invitation.id)) return;
   const text = fill(words.invited, {
@@ -111,8 +122,6 @@ export function showInvitation(invitation) {
   for (const control of buttons.children) control.setAttribute("aria-describedby", node.querySelector("p").id);
   node.querySelector(".toast-close").addEventListener("click", () => remember(invitation.id));
   box.prepend(node);
-  // the room's own expiry: it goes even if no message says so (PF-14's 10 minutes)
-  expiries.set(invitation.id, setTimeout(() => drop(invitation.id), Math.min(left, 2 ** 31 - 1)));
 }
 
 // The online table started and this tab stays where it is: say so, with a link to it.
