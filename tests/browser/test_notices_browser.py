@@ -150,10 +150,20 @@ def ready_notice(page: Any) -> Any:
 TABLE = re.compile(r"/mesa/\d{6}/$")
 
 
-def test_only_the_tab_that_queued_goes_to_the_started_table(browser: Any, server: str) -> None:  # noqa: F811
-    phone, desktop, rival = two_people(browser, server, "Ana_pestana", "Eva_pestana", ("/", "/liga/"))
+FINISHED_TABLE = """
+from tests.tables.helpers import Clock, guest_player, play_out, started_table
+host, clock = guest_player("Pepa"), Clock()
+print(play_out(started_table("one_card", host, clock, players=2), {0: host}, clock).code)
+"""
 
-    queue(phone)  # Ana queues from her phone tab
+
+def test_only_the_tab_that_queued_goes_to_the_started_table(browser: Any, server: str) -> None:  # noqa: F811
+    # Ana's phone tab shows a game that is over (its result on screen): it is free to go
+    finished = f"/mesa/{site_shell(server, FINISHED_TABLE).splitlines()[-1]}/"
+    phone, desktop, rival = two_people(browser, server, "Ana_pestana", "Eva_pestana", (finished, "/liga/"))
+    phone.get_by_test_id("result").wait_for()
+
+    queue(phone)  # Ana queues from her phone tab, as "find another" does after a game
     lobby_ready(rival, server + "/")
     queue(rival)  # the table is full and starts
 

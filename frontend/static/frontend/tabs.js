@@ -43,9 +43,13 @@ function queuer() {
   }
 }
 
-// A tab showing a table (a game or a room) other than `url` is busy there.
+// A tab showing a table (a game under way or a room) other than `url` is busy there; a game
+// whose result is on screen is over (the table page's result region, data-region="result"),
+// so its tab — where "find another" queues again — is free to go.
 export function busyElsewhere(url) {
-  return location.pathname.startsWith("/mesa/") && location.pathname !== url;
+  if (!location.pathname.startsWith("/mesa/") || location.pathname === url) return false;
+  const result = document.querySelector('[data-region="result"], #result');
+  return !result || result.hidden;
 }
 
 const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(CHANNEL) : null;
