@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import logout
 from django.core.exceptions import ValidationError
 from django.middleware.csrf import get_token
@@ -97,13 +96,7 @@ class LoginView(AuthAPIView):
         # the saved language, as the log-in page applies it (cookie read by LocaleMiddleware)
         translation.activate(user.language)
         response = Response(UserSerializer(user).data)
-        response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME,
-            user.language,
-            secure=settings.LANGUAGE_COOKIE_SECURE,
-            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-        )
+        web.set_language_cookie(response, user.language)
         return response
 
 

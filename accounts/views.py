@@ -43,10 +43,8 @@ def _next_url(request: HttpRequest, default: str = "frontend:home") -> str:
 
 
 def _activate_language(request: HttpRequest, response: HttpResponse, language: str) -> HttpResponse:
-    from django.conf import settings
-
     translation.activate(language)
-    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, samesite="Lax")
+    web.set_language_cookie(response, language)
     return response
 
 

@@ -6,8 +6,9 @@ an account, its guest identity dropped (PF-61), and kept alive across a password
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, update_session_auth_hash
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseBase
 from django.utils.translation import gettext as _
 
 from . import services, throttling
@@ -54,3 +55,19 @@ def change_password(request: HttpRequest, *, user: User, old_password: str, new_
         keep_session=session_fingerprint(getattr(request, "session", None)),
     )
     update_session_auth_hash(request, user)
+
+
+def set_language_cookie(response: HttpResponseBase, language: str) -> None:
+    """The language cookie, as Django's own language switch sets it: every page and API answer
+    that changes the language goes through here, so the cookie is ``Secure`` under HTTPS and
+    ``HttpOnly`` wherever it is set (docs/decisions.md)."""
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
