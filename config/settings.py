@@ -45,9 +45,14 @@ if not DEBUG and weak_secret_key(SECRET_KEY):
 ALLOWED_HOSTS = [
     h.strip() for h in os.environ.get("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
 ]
+# The port bin/run serves (PORT): its local origins are the trusted ones, never another port's.
+SITE_PORT = os.environ.get("PORT", "8000").strip() or "8000"
 CSRF_TRUSTED_ORIGINS = [
     o.strip()
-    for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "http://127.0.0.1:8000,http://localhost:8000").split(",")
+    for o in os.environ.get(
+        "CSRF_TRUSTED_ORIGINS", f"http://127.0.0.1:{SITE_PORT},http://localhost:{SITE_PORT}"
+    ).split(",")
+    if o.strip()
 ]
 
 INSTALLED_APPS = [

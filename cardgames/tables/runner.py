@@ -2,7 +2,8 @@
 
 With no Redis the channel layer lives in daphne's memory, so a Celery worker could apply a
 timeout but never tell the sockets. On those defaults the sweeper runs inside daphne
-instead: an asyncio task, started by the first socket, wakes due tables every
+instead: an asyncio task, started with the process (config/lifespan.py: the ASGI lifespan, or
+daphne's reactor; a socket starts it again should it have stopped), wakes due tables every
 ``TABLE_RUNNER_INTERVAL`` seconds through the same ``deadlines.sweep`` that Celery beat
 runs in production. Its broadcasts reach the sockets of this process directly.
 """

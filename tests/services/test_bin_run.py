@@ -12,6 +12,7 @@ Then SIGTERM to bin/run stops everything: no process of the site is left.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -60,19 +61,34 @@ def serving(port: int) -> bool:
         return False
 
 
-def start_bin_run(stack: Stack) -> Proc:
-    port = free_port()
-    log = stack.run_dir / "bin-run.log"
-    env = {**stack.env, "PORT": str(port), "TAPETE_SKIP_SETUP": "1"}
+def spawn_bin_run(env: dict[str, str], run_dir: Path, port: int) -> Proc:
+    """``bin/run`` on ``port`` with the shared venv as it is, its output in ``run_dir``."""
+    log = run_dir / "bin-run.log"
     popen = subprocess.Popen(
         ["bash", "bin/run"],
-        env=env,
+        env={**env, "PORT": str(port), "TAPETE_SKIP_SETUP": "1"},
         cwd=ROOT,
         stdout=log.open("wb"),
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    site = Proc("bin/run", popen, log, port)
+    return Proc("bin/run", popen, log, port)
+
+
+def stop_group(popen: subprocess.Popen[bytes], grace: float = 30) -> None:
+    """SIGTERM to the process group, SIGKILL after ``grace`` seconds."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(popen.pid, signal.SIGTERM)
+    try:
+        popen.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        os.killpg(popen.pid, signal.SIGKILL)
+        popen.wait(timeout=10)
+
+
+def start_bin_run(stack: Stack) -> Proc:
+    port = free_port()
+    site = spawn_bin_run(stack.env, stack.run_dir, port)
     stack.extra.append(site)  # stopped by the stack whatever happens
     wait_for(
         lambda: serving(port) and " ready." in site.tail(10**7) and "beat: Starting" in site.tail(10**7),
