@@ -9,6 +9,7 @@ from celery import Celery
 
 from cardgames.matchmaking.schedule import beat_schedule as matchmaking_beat_schedule
 from cardgames.tables.schedule import beat_schedule as tables_beat_schedule
+from cardgames.tasks import BEAT_SCHEDULE as HOUSEKEEPING_BEAT_SCHEDULE
 from economy.tasks import BEAT_SCHEDULE as ECONOMY_BEAT_SCHEDULE
 from league.tasks import BEAT_SCHEDULE as LEAGUE_BEAT_SCHEDULE
 
@@ -30,6 +31,7 @@ _table_runner = os.environ.get("TABLE_RUNNER", "celery" if os.environ.get("REDIS
 app.conf.beat_schedule = {
     **ECONOMY_BEAT_SCHEDULE,
     **LEAGUE_BEAT_SCHEDULE,
+    **HOUSEKEEPING_BEAT_SCHEDULE,
     **tables_beat_schedule(_table_runner),
     **matchmaking_beat_schedule(_table_runner),
 }

@@ -217,6 +217,12 @@ LOGIN_FAILURE_MEMORY_SECONDS = int(os.environ.get("LOGIN_FAILURE_MEMORY_SECONDS"
 SIGNUP_MAX_PER_ADDRESS = int(os.environ.get("SIGNUP_MAX_PER_ADDRESS", "5"))
 SIGNUP_WINDOW_SECONDS = int(os.environ.get("SIGNUP_WINDOW_SECONDS", "3600"))
 
+# The daily housekeeping (cardgames/housekeeping.py) drops closed rooms no account sat at once
+# idle this many days; unset: a session's life (SESSION_COOKIE_AGE, two weeks).
+GUEST_TABLE_RETENTION_DAYS = (
+    int(os.environ["GUEST_TABLE_RETENTION_DAYS"]) if os.environ.get("GUEST_TABLE_RETENTION_DAYS") else None
+)
+
 # --- i18n --------------------------------------------------------------------
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", _("Español")), ("en", _("English"))]
