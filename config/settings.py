@@ -109,8 +109,23 @@ ASGI_APPLICATION = "config.asgi.application"
 
 # --- database ----------------------------------------------------------------
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# The connection budget (docs/deploy.md): every process borrows from a pool of at most this many
+# PostgreSQL connections — a daphne's HTTP request threads, its table sockets' database threads
+# (TABLE_DB_PARALLEL) and its in-process work alike; a Celery pool process holds one per task.
+# A thread that finds the pool empty waits up to DATABASE_POOL_TIMEOUT seconds. No persistent
+# connections: under ASGI each request has a thread of its own, and Django's docs say to turn
+# CONN_MAX_AGE off there and pool instead (issue 26 item 1). 0 turns the pool off.
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "8"))
+DATABASE_POOL_TIMEOUT = float(os.environ.get("DATABASE_POOL_TIMEOUT", "30"))
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=True)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DATABASE_POOL_SIZE > 0:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            # none kept open while idle: many processes share the server's max_connections
+            "min_size": 0,
+            "max_size": DATABASE_POOL_SIZE,
+            "timeout": DATABASE_POOL_TIMEOUT,
+        }
 else:
     DATABASES = {
         "default": {
