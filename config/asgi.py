@@ -5,8 +5,9 @@ be the site's: no cross-site or same-host-other-port sockets) and
 accounts.socket_identity.IdentityMiddleware, so consumers see ``scope["player"]`` (the user or
 the guest, found once at the handshake). A path no route knows is refused at
 the handshake (HTTP 403 to the client), never a 500 with a traceback (issue 13 item 12).
-The process's background work (the in-process table runner) starts with the process, through
-the ASGI lifespan protocol or daphne's reactor (config/lifespan.py).
+Request bodies over REQUEST_MAX_BODY_BYTES are refused with a 413 before they are read
+(config/bodylimit.py). The process's background work (the in-process table runner) starts
+with the process, through the ASGI lifespan protocol or daphne's reactor (config/lifespan.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from django.urls import re_path  # noqa: E402
 
 from accounts.socket_identity import IdentityMiddleware  # noqa: E402  (needs the app registry ready)
 from cardgames.routing import websocket_urlpatterns  # noqa: E402
+from config.bodylimit import BodyLimit, bound_daphne  # noqa: E402
 from config.lifespan import Lifespan, start_with_daphne  # noqa: E402
 from config.origins import SiteOriginValidator  # noqa: E402
 
@@ -39,10 +41,12 @@ websocket_routes = [*websocket_urlpatterns, re_path(r"", UnknownPathConsumer.as_
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": BodyLimit(django_asgi_app),
         "websocket": SiteOriginValidator(IdentityMiddleware(URLRouter(websocket_routes))),
         "lifespan": Lifespan(),
     }
 )
 # the in-process table runner starts with the process (config/lifespan.py)
 start_with_daphne()
+# daphne reads a whole body before the application sees it: bounded in its request class
+bound_daphne()

@@ -279,6 +279,9 @@ REST_FRAMEWORK = {
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.parsers.JSONOnlyNegotiation",
 }
 API_MAX_BODY_BYTES = 64 * 1024
+# Any request body (config/bodylimit.py): refused with a 413 before it is read; nginx's
+# client_max_body_size says the same (deploy/nginx/tapete.conf).
+REQUEST_MAX_BODY_BYTES = int(os.environ.get("REQUEST_MAX_BODY_BYTES", str(1024 * 1024)))
 API_MAX_JSON_DEPTH = 16
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tapete API",

@@ -23,7 +23,8 @@ from websockets.sync.client import connect
 
 from bench.live_harness import Proc, free_port
 from tests.services.faults_stack import wait_for
-from tests.services.test_bin_run import serving, spawn_bin_run, started, stop_group
+from tests.services.processes import embedded_env, spawn_bin_run, stop_group
+from tests.services.test_bin_run import serving, started
 from tests.services.web_client import WebClient
 
 pytestmark = pytest.mark.timeout(240)
@@ -35,19 +36,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proc]:
     port = free_port()
     while port == 8000:
         port = free_port()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("PYTEST_", "DJANGO_"))
-        and k not in {"DATABASE_URL", "REDIS_URL", "COV_CORE_SOURCE"}
-    }
-    env.update(
-        TAPETE_RUN_DIR=str(run_dir),
-        SQLITE_PATH=str(run_dir / "db.sqlite3"),
-        SECRET_KEY=secrets.token_urlsafe(50),
-        TABLE_BOT_THINK_SECONDS="0.1",
-        PYTHONUNBUFFERED="1",
-    )
+    env = embedded_env(run_dir, TABLE_BOT_THINK_SECONDS="0.1")
     proc = spawn_bin_run(env, run_dir, port)
     try:
         wait_for(

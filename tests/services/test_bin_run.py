@@ -12,22 +12,21 @@ Then SIGTERM to bin/run stops everything: no process of the site is left.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
 import signal
 import socket
-import subprocess
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 
-from bench.live_harness import ROOT, Proc, Stack, Stats, free_port, live_stack, sessions_from
+from bench.live_harness import Proc, Stack, Stats, free_port, live_stack, sessions_from
 from tests.conftest import missing_service
 from tests.hardening.test_supervise import alive
 from tests.services.faults_stack import TracingClient, wait_for
+from tests.services.processes import spawn_bin_run
 from tests.services.test_faults import Game, play, until
 
 pytestmark = [pytest.mark.services, pytest.mark.timeout(300)]
@@ -59,31 +58,6 @@ def serving(port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def spawn_bin_run(env: dict[str, str], run_dir: Path, port: int) -> Proc:
-    """``bin/run`` on ``port`` with the shared venv as it is, its output in ``run_dir``."""
-    log = run_dir / "bin-run.log"
-    popen = subprocess.Popen(
-        ["bash", "bin/run"],
-        env={**env, "PORT": str(port), "TAPETE_SKIP_SETUP": "1"},
-        cwd=ROOT,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    return Proc("bin/run", popen, log, port)
-
-
-def stop_group(popen: subprocess.Popen[bytes], grace: float = 30) -> None:
-    """SIGTERM to the process group, SIGKILL after ``grace`` seconds."""
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(popen.pid, signal.SIGTERM)
-    try:
-        popen.wait(timeout=grace)
-    except subprocess.TimeoutExpired:
-        os.killpg(popen.pid, signal.SIGKILL)
-        popen.wait(timeout=10)
 
 
 def start_bin_run(stack: Stack) -> Proc:
