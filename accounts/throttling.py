@@ -57,7 +57,9 @@ def _now() -> float:
 
 
 def client_ip(request: HttpRequest) -> str:
-    # Behind a proxy, configure it to set REMOTE_ADDR; X-Forwarded-For is spoofable.
+    """The address every per-address count keys on: ``REMOTE_ADDR``, which behind a reverse
+    proxy listed in ``TRUSTED_PROXIES`` is already the client's, taken from the proxy's
+    X-Forwarded-For by config.proxy (never from a header any other peer sends)."""
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 

@@ -1,6 +1,8 @@
 """ASGI entry point: HTTP through Django, websockets through Channels.
 
-Websockets pass config.origins.SiteOriginValidator (the Origin's scheme, host and port must
+Every connection first passes config.proxy.TrustedProxyHeaders (behind a trusted reverse proxy,
+the client's address and scheme as the proxy saw them). Websockets pass
+config.origins.SiteOriginValidator (the Origin's scheme, host and port must
 be the site's: no cross-site or same-host-other-port sockets) and
 accounts.socket_identity.IdentityMiddleware, so consumers see ``scope["player"]`` (the user or
 the guest, found once at the handshake). A path no route knows is refused at
@@ -28,6 +30,7 @@ from cardgames.routing import websocket_urlpatterns  # noqa: E402
 from config.bodylimit import BodyLimit, bound_daphne  # noqa: E402
 from config.lifespan import Lifespan, start_with_daphne  # noqa: E402
 from config.origins import SiteOriginValidator  # noqa: E402
+from config.proxy import TrustedProxyHeaders  # noqa: E402
 
 
 class UnknownPathConsumer(WebsocketConsumer):
@@ -39,12 +42,15 @@ class UnknownPathConsumer(WebsocketConsumer):
 
 websocket_routes = [*websocket_urlpatterns, re_path(r"", UnknownPathConsumer.as_asgi())]
 
-application = ProtocolTypeRouter(
-    {
-        "http": BodyLimit(django_asgi_app),
-        "websocket": SiteOriginValidator(IdentityMiddleware(URLRouter(websocket_routes))),
-        "lifespan": Lifespan(),
-    }
+# behind a trusted proxy, the client's address and scheme as the proxy saw them (config/proxy.py)
+application = TrustedProxyHeaders(
+    ProtocolTypeRouter(
+        {
+            "http": BodyLimit(django_asgi_app),
+            "websocket": SiteOriginValidator(IdentityMiddleware(URLRouter(websocket_routes))),
+            "lifespan": Lifespan(),
+        }
+    )
 )
 # the in-process table runner starts with the process (config/lifespan.py)
 start_with_daphne()

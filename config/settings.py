@@ -305,13 +305,18 @@ else:
 # --- security (issue 13; Django's deployment checklist, OWASP ASVS L2) ------------------------
 # HTTPS: redirect, HSTS and Secure cookies; on by default with DEBUG off. bin/run serves plain
 # HTTP on 127.0.0.1 and sets HTTPS=false. Behind a TLS proxy set SECURE_PROXY_SSL_HEADER to the
-# header it sets (e.g. X-Forwarded-Proto) so Django knows the request was HTTPS.
+# header it sets (e.g. X-Forwarded-Proto) so Django knows the request was HTTPS, and list the
+# proxy in TRUSTED_PROXIES: only its forwarded headers reach Django (docs/deploy.md).
 HTTPS = env_bool("HTTPS", not DEBUG)
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
 _proxy_header = os.environ.get("SECURE_PROXY_SSL_HEADER", "").strip()
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_" + _proxy_header.upper().replace("-", "_"), "https") if _proxy_header else None
 )
+# Reverse proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (config/proxy.py):
+# addresses or networks, comma-separated (nginx on the same host: 127.0.0.1). From any other
+# peer those headers are dropped, and the peer's own address is the client's.
+TRUSTED_PROXIES = [p.strip() for p in os.environ.get("TRUSTED_PROXIES", "").split(",") if p.strip()]
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(365 * 24 * 3600) if HTTPS else "0"))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
