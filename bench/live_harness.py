@@ -28,6 +28,7 @@ import random
 import secrets
 import signal
 import socket
+import ssl as ssl_module
 import subprocess
 import sys
 import tempfile
@@ -445,6 +446,7 @@ class SeatClient:
     ``ports``: the daphne processes to use, the first one first; on a dead socket the client
     moves to the next. ``think``: seconds between seeing its turn and acting (± ``jitter``).
     ``skip``: a predicate on (client) — True means let this turn pass (a timeout).
+    ``ssl``: a TLS context for wss:// (a TLS proxy in front of the daphnes), else plain ws://.
     """
 
     def __init__(
@@ -459,8 +461,10 @@ class SeatClient:
         seed: Any = None,
         skip: Callable[[SeatClient], bool] | None = None,
         heartbeat: float = HEARTBEAT_SECONDS,
+        ssl: ssl_module.SSLContext | None = None,
     ) -> None:
         self.path, self.cookie, self.ports = path, cookie, list(ports)
+        self.ssl = ssl
         self.stats = stats or Stats()
         self.think, self.jitter, self.heartbeat = think, jitter, heartbeat
         self.rng = random.Random(seed)
@@ -498,9 +502,10 @@ class SeatClient:
             port = self.ports[self.port_index]
             try:
                 async with connect(
-                    f"ws://127.0.0.1:{port}{self.path}",
+                    f"{'wss' if self.ssl else 'ws'}://127.0.0.1:{port}{self.path}",
                     additional_headers={"Cookie": self.cookie},
-                    origin=f"http://127.0.0.1:{port}",  # type: ignore[arg-type]
+                    origin=f"{'https' if self.ssl else 'http'}://127.0.0.1:{port}",  # type: ignore[arg-type]
+                    ssl=self.ssl,
                     open_timeout=5,
                     ping_interval=None,
                     close_timeout=1,

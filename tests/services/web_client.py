@@ -1,9 +1,12 @@
 """A small HTTP client for tests against a real server (not a test module): cookies kept, the
 CSRF token fetched from ``/api/auth/csrf`` and sent back, JSON in and out, every status
-returned rather than raised. ``context`` serves https with a self-signed certificate."""
+returned rather than raised. ``context`` serves https with a self-signed certificate;
+``source`` is the local address to connect from (another loopback address: 127.0.0.2 …)."""
 
 from __future__ import annotations
 
+import functools
+import http.client
 import http.cookiejar
 import json
 import ssl
@@ -11,6 +14,19 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from typing import Any
+
+
+class _SourceHTTPSHandler(urllib.request.HTTPSHandler):
+    """https from a chosen local address."""
+
+    def __init__(self, context: ssl.SSLContext | None, source: str) -> None:
+        super().__init__(context=context)
+        self.source = source
+        self.tls = context
+
+    def https_open(self, req: urllib.request.Request) -> Any:
+        connection = functools.partial(http.client.HTTPSConnection, source_address=(self.source, 0))
+        return self.do_open(connection, req, context=self.tls)
 
 
 @dataclass
@@ -22,12 +38,19 @@ class Answer:
 
 class WebClient:
     def __init__(
-        self, base: str, *, context: ssl.SSLContext | None = None, headers: dict[str, str] | None = None
+        self,
+        base: str,
+        *,
+        context: ssl.SSLContext | None = None,
+        headers: dict[str, str] | None = None,
+        source: str | None = None,
     ) -> None:
         self.base = base.rstrip("/")
         self.jar = http.cookiejar.CookieJar()
         handlers: list[Any] = [urllib.request.HTTPCookieProcessor(self.jar)]
-        if context is not None:
+        if source is not None:
+            handlers.append(_SourceHTTPSHandler(context, source))
+        elif context is not None:
             handlers.append(urllib.request.HTTPSHandler(context=context))
         self.opener = urllib.request.build_opener(*handlers)
         self.headers = dict(headers or {})
