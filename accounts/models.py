@@ -31,7 +31,7 @@ class User(AbstractUser):
     )
     #: ``name_key(username)``: case-folded, NFKC, look-alikes of other scripts mapped; set on save
     username_key = models.CharField(_("clave del nombre"), max_length=80, unique=True, editable=False)
-    #: a sign-up's welcome coins wait for its first finished game (accounts/welcome.py)
+    #: a sign-up's welcome coins wait for its first finished game (cardgames/welcome.py)
     welcome_pending = models.BooleanField(_("bienvenida pendiente"), default=False)
     language = models.CharField(
         _("idioma"), max_length=8, choices=[("es", "Español"), ("en", "English")], default="es"

@@ -44,7 +44,7 @@ def create_account(*, ip: str, username: str, password: str, language: str = "es
     """A new account (not logged in: ``accounts.web.sign_up`` does that for a browser).
 
     At most ``SIGNUP_MAX_PER_ADDRESS`` accounts per address ``ip`` and window (429 beyond); the
-    welcome coins wait for the account's first finished game (``accounts.welcome``).
+    welcome coins wait for the account's first finished game (``cardgames.welcome``).
     """
     lockout = throttling.reserve_signup(ip=ip)
     if lockout is not None:

@@ -5,6 +5,9 @@ On log-out the session's sockets (lobby and table, both in the per-user group ``
 are told to close; on a password change every socket of the user's *other* sessions is, and
 those sessions are already dead for HTTP (their session hash no longer matches the password,
 ``django.contrib.auth.get_user`` flushes them on their next request; channels' too on reconnect).
+The sockets belong to the games: this module only announces ``sessions_ended``, and
+``cardgames`` (``CardgamesConfig.ready``) closes them, so that ``accounts`` imports nothing of
+the apps above it (``tests/test_service_boundary.py``).
 """
 
 from __future__ import annotations
@@ -13,9 +16,12 @@ import hashlib
 from collections.abc import Mapping
 from typing import Any
 
+from django.dispatch import Signal
 from django.http import HttpRequest
 
-from cardgames.tables.broadcast import close_user_sockets
+#: sessions of a user ended: kwargs ``user_id`` and ``session`` (the fingerprint of the one that
+#: ended) or ``keep`` (every session but that one ended; "" for all)
+sessions_ended = Signal()
 
 
 def session_fingerprint(session: Mapping[str, Any] | Any) -> str:
@@ -30,13 +36,13 @@ def on_logged_out(sender: Any, request: HttpRequest | None = None, user: Any = N
         return
     fingerprint = session_fingerprint(getattr(request, "session", None))
     if fingerprint:
-        close_user_sockets(user.pk, session=fingerprint)
+        sessions_ended.send(sender=None, user_id=user.pk, session=fingerprint, keep="")
 
 
 def end_other_sessions(*, user_id: int, keep: str = "") -> None:
     """After a password change: the sockets of every session of the user but ``keep`` (a
     ``session_fingerprint``; "" for none) close."""
-    close_user_sockets(user_id, keep=keep)
+    sessions_ended.send(sender=None, user_id=user_id, session="", keep=keep)
 
 
 def should_close(event: Mapping[str, Any], mine: str) -> bool:

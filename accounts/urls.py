@@ -7,9 +7,7 @@ urlpatterns = [
     path("registro/", views.signup_view, name="signup"),
     path("entrar/", views.login_view, name="login"),
     path("salir/", views.logout_view, name="logout"),
-    path("perfil/", views.profile_view, name="profile"),
     path("perfil/idioma/", views.language_view, name="language"),
     path("perfil/contrasena/", views.password_change_view, name="password_change"),
     path("invitado/", views.guest_view, name="guest"),
-    path("jugador/<str:username>/", views.public_profile_view, name="public_profile"),
 ]

@@ -2,35 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from cardgames.ratings.selectors import ratings_of
-from cardgames.tables.models import GameResult, Table
-from cardgames.tables.selectors import finished_games
-from frontend.games import GAMES_BY_SLUG
-from frontend.profile_data import profile_context
-
 from . import services, web
 from .forms import GuestForm, LoginForm, PasswordChangeForm, SignupForm
 from .guests import start_guest
 from .models import User
-from .welcome import pending_notice
-
-#: the profile's «Partidas»: finished games a page
-GAMES_PER_PAGE = 20
 
 FIELD_FOR_CODE = {"invalid_username": "username", "username_taken": "username", "weak_password": "password1"}
 
@@ -65,8 +51,7 @@ def signup_view(request: HttpRequest) -> HttpResponse:
             status = err.status
         else:
             messages.success(request, _("¡Bienvenido a Tapete, %(name)s!") % {"name": user.username})
-            if user.welcome_pending:
-                messages.info(request, pending_notice())
+            web.page_signed_up.send(sender=User, request=request, user=user)  # e.g. when the coins come
             return redirect(_next_url(request))
     if form.errors and status == 200:
         status = 400
@@ -103,57 +88,6 @@ def logout_view(request: HttpRequest) -> HttpResponse:
     return redirect("frontend:home")
 
 
-def _game_row(result: GameResult, user_id: int) -> dict[str, Any]:
-    """One line of «Partidas»: the game, mode, date, the user's place, the players, the links."""
-    mine = next((s for s in result.seats if s.get("user_id") == user_id), None)
-    game = GAMES_BY_SLUG.get(result.game)
-    modes = dict(Table.Mode.choices)
-    return {
-        "id": result.table_id,
-        "game": game.name if game else result.game,
-        "mode": modes.get(result.mode, result.mode),
-        "finished_at": result.finished_at,
-        "place": mine["place"] if mine else None,
-        "of": len(result.seats),
-        "players": [s["name"] for s in sorted(result.seats, key=lambda s: s["seat"])],
-        "replay_url": reverse("frontend:replay", args=[result.table_id]),
-        "verify_url": reverse("api-table-verify", args=[result.table_id]),
-    }
-
-
-@login_required
-def profile_view(request: HttpRequest) -> HttpResponse:
-    user_id = request.user.pk
-    page = Paginator(finished_games(user_id=user_id), GAMES_PER_PAGE).get_page(request.GET.get("page"))
-    context = {
-        "profile_user": request.user,
-        "games_page": page,
-        "games": [_game_row(result, user_id) for result in page],
-        "ratings": ratings_of(user_id),
-        **profile_context(request.user, private=True),
-    }
-    return render(request, "accounts/profile.html", context)
-
-
-#: the public profile's recent games
-PUBLIC_GAMES = 10
-
-
-def public_profile_view(request: HttpRequest, username: str) -> HttpResponse:
-    """Another player's page: stats, rating, level, badges, recent games; never coins or email."""
-    user = get_object_or_404(User, username__iexact=username, is_active=True)
-    if user.username != username:
-        return redirect("accounts:public_profile", username=user.username)
-    context = {
-        "profile_user": user,
-        "games": [_game_row(result, user.pk) for result in finished_games(user_id=user.pk)[:PUBLIC_GAMES]],
-        "ratings": ratings_of(user.pk),
-        "is_me": request.user.is_authenticated and request.user.pk == user.pk,
-        **profile_context(user, private=False),
-    }
-    return render(request, "accounts/public_profile.html", context)
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def password_change_view(request: HttpRequest) -> HttpResponse:
@@ -171,7 +105,7 @@ def password_change_view(request: HttpRequest) -> HttpResponse:
             form.add_error(fields.get(err.code, "new_password1"), err.message)
         else:
             messages.success(request, _("Contraseña cambiada."))
-            return redirect("accounts:profile")
+            return redirect("frontend:profile")
     return render(
         request, "accounts/password_change.html", {"form": form}, status=400 if form.errors else 200
     )
@@ -202,5 +136,5 @@ def language_view(request: HttpRequest) -> HttpResponse:
         services.set_language(user=request.user, language=language)  # type: ignore[arg-type]
     except services.AccountError as err:
         messages.error(request, err.message)
-        return redirect("accounts:profile")
-    return _activate_language(request, redirect("accounts:profile"), language)
+        return redirect("frontend:profile")
+    return _activate_language(request, redirect("frontend:profile"), language)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import authenticate, login, update_session_auth_hash
+from django.dispatch import Signal
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.translation import gettext as _
 
@@ -20,6 +21,11 @@ from .services import AccountError
 from .sessions import session_fingerprint
 
 BACKEND = "accounts.backends.ThrottledModelBackend"
+
+#: a browser signed up on the sign-up page (``views.signup_view``), kwargs ``request`` and ``user``:
+#: the apps above accounts add what a new player should read next (the economy: when the welcome
+#: coins come), without accounts importing them
+page_signed_up = Signal()
 
 
 def sign_up(request: HttpRequest, *, username: str, password: str, language: str = "es") -> User:

@@ -112,7 +112,7 @@ def audit_ledger() -> AuditResult:
     missing = (
         get_user_model()
         .objects.exclude(pk__in=Transfer.objects.filter(kind=Transfer.Kind.WELCOME).values("user_id"))
-        .exclude(welcome_pending=True)  # a sign-up's coins wait for its first game (accounts/welcome.py)
+        .exclude(welcome_pending=True)  # a sign-up's coins wait for its first game (cardgames/welcome.py)
         .exclude(is_superuser=True)  # superusers get no welcome (economy/signals.py)
         .values_list("pk", flat=True)[:LIMIT]
     )

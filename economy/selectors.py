@@ -28,7 +28,7 @@ def wallet_balance(*, user: Any) -> int:
 
 def welcome_pending(*, user: Any) -> bool:
     """Whether the user's welcome coins (PF-57) still wait for their first finished game
-    (accounts/welcome.py: a sign-up's grant is paid when a game they moved in ends)."""
+    (cardgames/welcome.py: a sign-up's grant is paid when a game they moved in ends)."""
     return bool(getattr(user, "welcome_pending", False))
 
 

@@ -14,7 +14,7 @@ def grant_welcome_on_signup(
     sender: Any, instance: Any, created: bool, raw: bool = False, **kwargs: Any
 ) -> None:
     # raw: rows loaded by loaddata, whose ledger rows come from the same fixture.
-    # welcome_pending: a sign-up's coins wait for its first finished game (accounts/welcome.py).
+    # welcome_pending: a sign-up's coins wait for its first finished game (cardgames/welcome.py).
     # superusers (the local `admin`) run the site: they are not new players (issue 13)
     if created and not raw and not getattr(instance, "welcome_pending", False) and not instance.is_superuser:
         from .services import grant_welcome

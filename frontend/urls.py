@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import replay, views
+from . import profile, replay, views
 
 app_name = "frontend"
 urlpatterns = [
@@ -12,4 +12,7 @@ urlpatterns = [
     path("mesa/", views.join_by_code, name="join_by_code"),
     path("mesa/<str:code>/", views.table_page, name="table"),
     path("partida/<int:table_id>/repeticion/", replay.replay_page, name="replay"),
+    # the profile pages keep their addresses under /cuenta/ (accounts' own pages live there too)
+    path("cuenta/perfil/", profile.profile_view, name="profile"),
+    path("cuenta/jugador/<str:username>/", profile.public_profile_view, name="public_profile"),
 ]

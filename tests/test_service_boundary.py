@@ -123,3 +123,28 @@ def test_nothing_outside_the_table_wing_takes_its_private_names(path: Path) -> N
         and not node.attr.startswith("__")
     ]
     assert offenders == [], f"{path.name} uses the table wing's private names at {offenders}"
+
+
+# -- accounts stays below the games (issue 26) ----------------------------------------------------------
+ACCOUNTS_FILES = sorted((ROOT / "accounts").rglob("*.py"))
+#: what accounts may never import: the apps built on it
+ABOVE_ACCOUNTS = ("cardgames", "frontend", "economy", "league")
+
+
+def test_the_accounts_files_are_found() -> None:
+    assert (
+        ROOT / "accounts" / "views.py" in ACCOUNTS_FILES and ROOT / "accounts" / "apps.py" in ACCOUNTS_FILES
+    )
+
+
+@pytest.mark.parametrize("path", ACCOUNTS_FILES, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_accounts_imports_nothing_of_the_apps_above_it(path: Path) -> None:
+    """Users, sessions and sign-up sit below the games, the economy and the league: the profile page
+    (games, ratings, charts) is ``frontend``'s, the welcome unlock ``cardgames``', and a session's
+    end reaches the sockets by a signal (``accounts.sessions.sessions_ended``)."""
+    offenders = [
+        (line, module)
+        for line, module, _name, _local in _imports(path)
+        if any(_in(app, module) for app in ABOVE_ACCOUNTS)
+    ]
+    assert offenders == [], f"{path.name} imports {offenders}"

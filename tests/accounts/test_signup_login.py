@@ -24,7 +24,7 @@ def test_signup_creates_account_and_logs_in(client: Client) -> None:
     assert response.status_code == 302
     user = User.objects.get()
     assert user.username == "Ana_99"  # shown as typed
-    assert client.get(reverse("accounts:profile")).status_code == 200
+    assert client.get(reverse("frontend:profile")).status_code == 200
 
 
 @pytest.mark.parametrize("taken", ["ana", "ANA", "aNa"])
@@ -69,9 +69,9 @@ def test_login_any_case_and_logout(client: Client) -> None:
     User.objects.create_user(username="Ana", password=GOOD_PASSWORD)
     response = client.post(reverse("accounts:login"), {"username": "ANA", "password": GOOD_PASSWORD})
     assert response.status_code == 302
-    assert client.get(reverse("accounts:profile")).status_code == 200
+    assert client.get(reverse("frontend:profile")).status_code == 200
     assert client.post(reverse("accounts:logout")).status_code == 302
-    assert client.get(reverse("accounts:profile")).status_code == 302  # back to the log-in page
+    assert client.get(reverse("frontend:profile")).status_code == 302  # back to the log-in page
 
 
 def test_logout_needs_post(client: Client) -> None:
@@ -115,13 +115,13 @@ def test_password_change(client: Client) -> None:
     assert ok.status_code == 302
     user.refresh_from_db()
     assert user.check_password("nuevo-tapete-77")
-    assert client.get(reverse("accounts:profile")).status_code == 200  # still logged in
+    assert client.get(reverse("frontend:profile")).status_code == 200  # still logged in
 
 
 def test_profile_shows_username_date_and_language(client: Client) -> None:
     user = User.objects.create_user(username="Ana", password=GOOD_PASSWORD)
     client.force_login(user)
-    body = client.get(reverse("accounts:profile")).content.decode()
+    body = client.get(reverse("frontend:profile")).content.decode()
     assert "Ana" in body and "Español" in body and str(user.date_joined.year) in body
 
 
@@ -131,7 +131,7 @@ def test_profile_language_switches_site(client: Client) -> None:
     client.post(reverse("accounts:language"), {"language": "en"})
     user.refresh_from_db()
     assert user.language == "en"
-    assert "Profile" in client.get(reverse("accounts:profile")).content.decode()
+    assert "Profile" in client.get(reverse("frontend:profile")).content.decode()
     response = client.post(reverse("accounts:language"), {"language": "xx"}, follow=True)
     assert response.status_code == 200
     user.refresh_from_db()

@@ -1,5 +1,5 @@
 """Issue 25 item 6: until a sign-up's welcome coins are paid (PF-57, after its first finished game:
-accounts/welcome.py), the welcome message, the wallet, the shop and the API say when they come
+cardgames/welcome.py), the welcome message, the wallet, the shop and the API say when they come
 and why; the rules pages say the same; once paid, nothing more is said."""
 
 from __future__ import annotations

@@ -156,7 +156,7 @@ def test_own_profile_has_stats_level_badges_and_both_charts() -> None:
         at=clock.now,
     )
 
-    body = client_of(ana).get(reverse("accounts:profile")).content.decode()
+    body = client_of(ana).get(reverse("frontend:profile")).content.decode()
 
     stats_row = re.search(r'<tr data-game="one_card">(.*?)</tr>', body, re.S).group(1)
     assert '<td class="num">1</td>' in stats_row  # one game played
@@ -168,7 +168,7 @@ def test_own_profile_has_stats_level_badges_and_both_charts() -> None:
     assert 'class="locked" data-badge="ten_wins"' in body
     assert '<svg class="chart"' in body
     assert 'id="rating-chart-title"' in body and 'id="coin-chart-title"' in body
-    assert reverse("accounts:public_profile", args=["Ana"]) in body
+    assert reverse("frontend:public_profile", args=["Ana"]) in body
 
 
 def test_public_profile_shows_no_coins_and_no_email(client: Client) -> None:
@@ -179,7 +179,7 @@ def test_public_profile_shows_no_coins_and_no_email(client: Client) -> None:
     user.save()
     table = finished_one_card(ana, clock)
 
-    response = client.get(reverse("accounts:public_profile", args=["Ana"]))
+    response = client.get(reverse("frontend:public_profile", args=["Ana"]))
 
     body = response.content.decode()
     assert response.status_code == 200
@@ -192,10 +192,10 @@ def test_public_profile_shows_no_coins_and_no_email(client: Client) -> None:
 
 def test_public_profile_by_any_case_redirects_to_the_name_and_unknown_is_404(client: Client) -> None:
     user_player("Ana")
-    response = client.get(reverse("accounts:public_profile", args=["ana"]))
+    response = client.get(reverse("frontend:public_profile", args=["ana"]))
     assert response.status_code == 302
-    assert response["Location"] == reverse("accounts:public_profile", args=["Ana"])
-    assert client.get(reverse("accounts:public_profile", args=["Nadie"])).status_code == 404
+    assert response["Location"] == reverse("frontend:public_profile", args=["Ana"])
+    assert client.get(reverse("frontend:public_profile", args=["Nadie"])).status_code == 404
 
 
 def test_wallet_says_what_is_active_and_until_when() -> None:
@@ -241,5 +241,5 @@ def test_league_names_link_to_public_profiles_with_my_row_marked() -> None:
     body = client.get(reverse("league:standings")).content.decode()
 
     mine = re.search(r'<tr class="is-me"[^>]*>(.*?)</tr>', body, re.S).group(1)
-    assert f'<a href="{reverse("accounts:public_profile", args=["ana"])}">ana</a>' in mine
-    assert f'<a href="{reverse("accounts:public_profile", args=["bea"])}">bea</a>' in body
+    assert f'<a href="{reverse("frontend:public_profile", args=["ana"])}">ana</a>' in mine
+    assert f'<a href="{reverse("frontend:public_profile", args=["bea"])}">bea</a>' in body

@@ -30,7 +30,7 @@ def test_the_profile_shows_each_rated_game_with_its_value_and_games(
     finish(finished_table("skyjo", [(human, ana), (human, bea)], [2, 1]), django_capture_on_commit_callbacks)
     client.force_login(ana)
 
-    body = client.get(reverse("accounts:profile")).content.decode()
+    body = client.get(reverse("frontend:profile")).content.decode()
 
     section = body[body.index('data-testid="profile-ratings"') :]
     assert "Puntuación" in section and "Pika" in section and "Skyjo" in section
@@ -48,9 +48,9 @@ def test_the_profile_shows_each_rated_game_with_its_value_and_games(
 
 def test_the_profile_in_english_and_with_no_rating_yet(client: Client) -> None:
     client.force_login(make_user("ana"))
-    body = client.get(reverse("accounts:profile")).content.decode()
+    body = client.get(reverse("frontend:profile")).content.decode()
     assert "Aún no tienes puntuación" in body
 
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    body = client.get(reverse("accounts:profile")).content.decode()
+    body = client.get(reverse("frontend:profile")).content.decode()
     assert "You have no rating yet" in body and ">Rating</h2>" in body

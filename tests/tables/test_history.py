@@ -65,7 +65,7 @@ def test_profile_lists_only_the_players_own_finished_games_with_links() -> None:
     theirs = finished_one_card(bea, clock, seed=2)
     playing = started_table("one_card", ana, clock, players=2)
 
-    body = client_of("Ana").get(reverse("accounts:profile")).content.decode()
+    body = client_of("Ana").get(reverse("frontend:profile")).content.decode()
 
     assert "Partidas" in body
     assert f'data-table="{mine.pk}"' in body
@@ -97,8 +97,8 @@ def test_profile_dates_are_madrid_time_and_pages_hold_twenty() -> None:
         )
     client = client_of("Ana")
 
-    first = client.get(reverse("accounts:profile")).content.decode()
-    second = client.get(reverse("accounts:profile") + "?page=2").content.decode()
+    first = client.get(reverse("frontend:profile")).content.decode()
+    second = client.get(reverse("frontend:profile") + "?page=2").content.decode()
 
     assert first.count("Ver repetición") == 20 and second.count("Ver repetición") == 1
     assert f'data-table="{table.pk}"' in second  # the oldest, on the last page

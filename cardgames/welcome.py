@@ -1,13 +1,15 @@
 """The welcome coins of a sign-up unlock with its first finished game (issue 13, PF-57).
 
-``accounts.services.signup`` creates the account with ``welcome_pending`` set, and the
+``accounts.services.create_account`` creates the account with ``welcome_pending`` set, and the
 economy's post-save grant (``economy/signals.py``) skips such an account. When a game
 finishes (``cardgames.tables.settlement.game_finished``, after the settlement's commit),
 every seated user still waiting who made at least one move of their own in it gets
 ``economy.services.grant_welcome`` (idempotent, key ``welcome:<user>``) and the flag is
 cleared in the same transaction. Accounts made any other way (the admin, tests, fixtures)
 keep the grant at creation. Why: an account farm must now play a whole game per account,
-on top of the sign-up limit per address (docs/decisions.md).
+on top of the sign-up limit per address (docs/decisions.md). It lives with the games, which
+know who played (``CardgamesConfig.ready`` connects it), so that ``accounts`` stays below the
+games and the economy (``tests/test_service_boundary.py``).
 """
 
 from __future__ import annotations
@@ -16,24 +18,8 @@ import logging
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 log = logging.getLogger(__name__)
-
-
-def pending_notice() -> str:
-    """What a new account is told until its coins come (issue 25): when they come, and why — the
-    same words as the wallet's and the shop's notice (economy/_welcome_pending.html)."""
-    from economy.payouts import WELCOME_GRANT
-
-    when = _("Tus %(coins)s monedas de bienvenida llegan al terminar tu primera partida.") % {
-        "coins": WELCOME_GRANT
-    }
-    why = _(
-        "Vale cualquier partida en la que juegues, también contra bots: así nadie abre cuentas solo para "
-        "recoger monedas."
-    )
-    return f"{when} {why}"
 
 
 def unlock_welcome(*, user_id: int) -> bool:
@@ -41,9 +27,8 @@ def unlock_welcome(*, user_id: int) -> bool:
 
     Lock: the user's row, then (in the economy) the wallet and ``house:welcome``.
     """
+    from accounts.models import User
     from economy.services import grant_welcome
-
-    from .models import User
 
     with transaction.atomic():
         user = User.objects.select_for_update().filter(pk=user_id, welcome_pending=True).first()
@@ -57,9 +42,9 @@ def unlock_welcome(*, user_id: int) -> bool:
 
 def unlock_for_game(*, game_result: Any) -> list[int]:
     """Unlock the welcome of each waiting user who played (moved at least once) in this game."""
-    from cardgames.tables.models import ActionLog
+    from accounts.models import User
 
-    from .models import User
+    from .tables.models import ActionLog
 
     seats = {row["user_id"]: row["seat"] for row in game_result.seats if row.get("user_id") is not None}
     waiting = User.objects.filter(pk__in=seats, welcome_pending=True).values_list("pk", flat=True)
