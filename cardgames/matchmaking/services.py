@@ -149,34 +149,70 @@ def _refuse_if_live(user_id: int) -> None:
         raise QueueError("already_playing")
 
 
+#: a leave re-reads the entry after a stand-up the table refused (it started, or the seat went):
+#: each retry follows a change that cannot undo itself, so two are enough; more is a player
+#: joining and leaving in a loop from several tabs
+LEAVE_ATTEMPTS = 4
+
+
 def leave_queue(*, player: Player | None, now: datetime | None = None) -> dict[str, Any]:
-    """Leave the queue at once; seated at an online table that has not started, stand up
-    (a buy-in entry comes back, PF-57). After the start nobody leaves (``already_playing``,
-    PF-63). Leaving when not queued changes nothing. Returns the player's new status.
+    """Leave the queue at once, whatever a wave is doing meanwhile (issue 26).
+
+    The live entry is read under its row lock, so a wave seating it either committed first (the
+    leave sees the seat) or finds it gone when it locks it. Waiting: it ends (``left``). Seated
+    at an online table still waiting for players: the player stands up and a buy-in entry
+    comes back (PF-57) — lock order Table → QueueEntry → Pot → Accounts, so the entry's lock is
+    let go and ``online.stand_up`` takes the table first, then re-checks the seat. Seated at a
+    table that started: ``already_playing`` naming the table (PF-63: nobody leaves a started
+    table with their entry). Leaving when not queued changes nothing. Returns the new status:
+    ``idle`` (``left`` when something ended, ``refunded`` the coins a stand-up gave back).
     """
     if player is None or player.user_id is None:
         raise QueueError("login_required")
     user_id = player.user_id
     moment = _now(now)
-    with transaction.atomic():
-        _release_finished(user_id, moment)
-        entry = QueueEntry.objects.filter(user_id=user_id, status__in=QueueEntry.LIVE).first()
-        if entry is not None and entry.status == QueueEntry.Status.SEATED and entry.table_id is not None:
-            try:
-                online.stand_up(table_id=entry.table_id, user_id=user_id, now=moment)
-            except TableError as exc:
-                if exc.code == "not_waiting":
-                    raise QueueError("already_playing") from None
-                raise
-        else:
-            left = QueueEntry.objects.filter(user_id=user_id, status=QueueEntry.Status.WAITING).update(
-                status=QueueEntry.Status.LEFT, ended_at=moment
+    for _attempt in range(LEAVE_ATTEMPTS):
+        with transaction.atomic():
+            _release_finished(user_id, moment)
+            entry = (
+                QueueEntry.objects.select_for_update(of=("self",))
+                .select_related("table")
+                .filter(user_id=user_id, status__in=QueueEntry.LIVE)
+                .first()
             )
-            if not left:
+            if entry is None:
                 return idle_event()
-        event = {**idle_event(), "left": True}
-        broadcast.to_user(user_id, event)  # the player's other tabs
-        return event
+            if entry.status == QueueEntry.Status.WAITING:
+                entry.status, entry.ended_at = QueueEntry.Status.LEFT, moment
+                entry.save(update_fields=["status", "ended_at"])
+                return _left(user_id, {})
+            table = entry.table
+            if table is None or table.status != Table.Status.WAITING:
+                # started (or just over, released on the next read): the seat and its entry stay
+                if table is not None and table.status == Table.Status.PLAYING:
+                    raise QueueError("already_playing", where=_where(table))
+                continue
+        try:
+            refunded = online.stand_up(table_id=table.pk, user_id=user_id, now=moment)
+        except TableError as exc:
+            # the table started (``not_waiting``), or the seat went (a cancellation, another
+            # tab's stand-up) between the two locks: read the entry again
+            if exc.code not in ("not_waiting", "not_seated", "no_such_table"):
+                raise
+            continue
+        return _left(user_id, {"refunded": refunded})
+    raise QueueError("queue_busy")
+
+
+def _left(user_id: int, extra: dict[str, Any]) -> dict[str, Any]:
+    event = {**idle_event(), "left": True, **extra}
+    broadcast.to_user(user_id, event)  # the player's other tabs
+    return event
+
+
+def _where(table: Table) -> dict[str, Any]:
+    """Where a seated player is: the answer of a leave that cannot stand them up."""
+    return {"state": "playing", "table": table.pk, "table_code": table.code, "url": online.table_url(table)}
 
 
 # -- waves --------------------------------------------------------------------------------------------

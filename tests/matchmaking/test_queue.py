@@ -14,6 +14,7 @@ from cardgames.matchmaking.errors import QueueError
 from cardgames.matchmaking.models import QueueEntry
 from cardgames.matchmaking.seating import place_at_table, place_new_table
 from cardgames.tables import settlement
+from cardgames.tables.errors import TableError
 from cardgames.tables.models import Seat, Table
 from economy import selectors as economy_selectors
 from economy.services import adjust_wallet
@@ -250,6 +251,113 @@ def test_a_player_at_a_running_online_table_cannot_queue_until_it_is_over(make_p
     assert selectors.queue_status(player=people[0]) == {"type": "queue", "state": "idle"}
     join(people[0], clock, "pika", 2)  # the finished table's entry is released
     assert QueueEntry.objects.filter(user_id=people[0].user_id, status="done").count() == 1
+
+
+# -- leaving while a wave seats (issue 26) ----------------------------------------------------------------
+def seated_by_a_wave(player: Player, clock, stake: int) -> Table:
+    """``player`` alone in the queue of a three-seat Pika table, seated by a wave: it waits for more."""
+    join(player, clock, "pika", 3, stake=stake)
+    services.run_wave(now=clock.now)
+    return Table.objects.get()
+
+
+def test_a_leave_after_the_wave_sat_the_player_stands_them_up_and_gives_the_entry_back(
+    make_player, clock, events
+) -> None:
+    # given Ana seated by a wave at a buy-in table still waiting for players (her 250 in the pot)
+    ana = make_player()
+    table = seated_by_a_wave(ana, clock, 250)
+    assert coins(ana) == 750 and table.status == "waiting"
+    # when her leave arrives: she stands up, PF-57's entry back, and the answer says how much
+    answer = services.leave_queue(player=ana, now=clock.tick(1))
+    assert answer == {"type": "queue", "state": "idle", "left": True, "refunded": 250}
+    assert coins(ana) == 1000 and not Seat.objects.filter(user_id=ana.user_id).exists()
+    assert QueueEntry.objects.get().status == "left" and events.last(ana) == answer
+
+
+def test_pf63_a_leave_after_the_wave_started_the_table_answers_where_the_player_sits(
+    make_player, clock
+) -> None:
+    people = [make_player() for _ in range(2)]
+    for person in people:
+        join(person, clock, "one_card", 2, stake=100)
+    services.run_wave(now=clock.now)
+    table = Table.objects.get()
+    with pytest.raises(QueueError) as err:
+        services.leave_queue(player=people[0], now=clock.now)
+    # the seat and the entry in the pot stay (PF-63), and the answer names the table
+    assert err.value.as_dict() == {
+        "code": "already_playing",
+        "detail": str(err.value.message),
+        "state": "playing",
+        "table": table.pk,
+        "table_code": table.code,
+        "url": f"/mesa/{table.code}/",
+    }
+    assert Seat.objects.filter(table=table, user_id=people[0].user_id).exists() and coins(people[0]) == 900
+    assert QueueEntry.objects.get(user_id=people[0].user_id).status == "seated"
+
+
+def test_a_leave_whose_table_starts_between_its_two_locks_answers_where_the_player_sits(
+    make_player, clock, monkeypatch
+) -> None:
+    # given Ana and Bea seated at a free table of three, still waiting for one more person
+    ana, bea, cris = make_player(), make_player(), make_player()
+    for person in (ana, bea):
+        join(person, clock, "pika", 3)
+    services.run_wave(now=clock.now)
+    table = Table.objects.get()
+    cris_entry = join(cris, clock, "pika", 3)
+    real_stand_up = online.stand_up
+
+    def wave_first(**kwargs):  # the wave takes the table the moment the leave let go of the entry
+        place_at_table(table_id=table.pk, entry_ids=[cris_entry.pk], now=clock.now)
+        return real_stand_up(**kwargs)
+
+    monkeypatch.setattr(online, "stand_up", wave_first)
+    # when Ana's leave finds her seated, lets go of her entry and the table fills and starts
+    with pytest.raises(QueueError) as err:
+        services.leave_queue(player=ana, now=clock.now)
+    # then she is told where she plays (not "idle"), and she still sits there
+    assert err.value.code == "already_playing" and err.value.where["table"] == table.pk
+    table.refresh_from_db()
+    assert table.status == "playing" and table.seats.filter(user_id=ana.user_id).exists()
+
+
+def test_a_leave_whose_buy_in_table_is_cancelled_between_its_two_locks_answers_idle_refunded_once(
+    make_player, clock, monkeypatch
+) -> None:
+    # given Ana alone at a buy-in table whose 120 s have passed (PF-52)
+    ana = make_player()
+    table = seated_by_a_wave(ana, clock, 500)
+    real_stand_up = online.stand_up
+
+    def deadline_first(**kwargs):  # the fill deadline takes the table first: cancelled, refunded
+        assert online.expire_table(table_id=table.pk, now=clock.now + timedelta(seconds=121)) == "cancelled"
+        return real_stand_up(**kwargs)
+
+    monkeypatch.setattr(online, "stand_up", deadline_first)
+    assert services.leave_queue(player=ana, now=clock.now) == {"type": "queue", "state": "idle"}
+    assert coins(ana) == 1000  # refunded once, by the cancellation
+    assert QueueEntry.objects.get().status == "cancelled"
+
+
+def test_a_leave_that_keeps_losing_its_race_gives_up_with_a_clear_answer(
+    make_player, clock, monkeypatch
+) -> None:
+    ana = make_player()
+    seated_by_a_wave(ana, clock, 100)
+    tries = []
+
+    def seat_gone(**kwargs):  # every stand-up finds the seat changed under it
+        tries.append(kwargs)
+        raise TableError("not_seated")
+
+    monkeypatch.setattr(online, "stand_up", seat_gone)
+    with pytest.raises(QueueError) as err:
+        services.leave_queue(player=ana, now=clock.now)
+    assert err.value.code == "queue_busy" and len(tries) == services.LEAVE_ATTEMPTS
+    assert QueueEntry.objects.get().status == "seated" and coins(ana) == 900  # nothing changed
 
 
 def test_guests_and_non_online_tables_are_never_filled_from_the_queue(make_player, clock) -> None:

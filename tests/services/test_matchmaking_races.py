@@ -19,8 +19,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -49,6 +47,9 @@ from economy import selectors as economy_selectors
 from economy.audit import audit_ledger
 from economy.models import BuyIn, Pot, Transfer
 from economy.services.common import UserRef
+from tests.services.matchmaking_worker import database_url, wait_for
+from tests.services.matchmaking_worker import start as start_worker
+from tests.services.matchmaking_worker import stop as stop_worker
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True), pytest.mark.timeout(240)]
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,34 +196,6 @@ def test_the_refund_task_redelivered_and_racing_a_late_person_refunds_once_or_no
 
 
 # -- a worker killed in the middle of the refund ---------------------------------------------------------
-def _worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "tests.services.matchmaking_worker"],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group: the kill takes everything it started
-    )
-
-
-def _database_url(db: dict[str, Any]) -> str:
-    """The test database (pytest-django's ``test_…``) as a URL for the worker processes."""
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-
-
-def _wait(condition: Callable[[], bool], seconds: float, what: str, logs: list[Path]) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            tails = "\n".join(
-                f"--- {p.name}\n{p.read_text(errors='replace')[-3000:]}" for p in logs if p.exists()
-            )
-            raise AssertionError(f"timed out waiting for {what}\n{tails}")
-        time.sleep(0.2)
-
-
 def test_a_worker_killed_mid_refund_and_the_redelivered_task_refund_every_entry_exactly_once(
     require_postgres: None, require_redis: str
 ) -> None:
@@ -238,7 +211,7 @@ def test_a_worker_killed_mid_refund_and_the_redelivered_task_refund_every_entry_
     db = settings.DATABASES["default"]
     env = {
         **os.environ,
-        "DATABASE_URL": _database_url(db),
+        "DATABASE_URL": database_url(db),
         "REDIS_URL": require_redis,
         "TEST_BROKER_URL": broker,
         "TEST_QUEUE": queue,
@@ -247,7 +220,7 @@ def test_a_worker_killed_mid_refund_and_the_redelivered_task_refund_every_entry_
     }
     first_log, second_log = work / "worker1.log", work / "worker2.log"
     sender = Celery("mm-test-sender", broker=broker)
-    first = _worker(
+    first = start_worker(
         {**env, "TEST_PAUSE_AT": "cancel_pot.after_refund", "TEST_MARKER": str(marker)}, first_log
     )
     second = None
@@ -255,7 +228,7 @@ def test_a_worker_killed_mid_refund_and_the_redelivered_task_refund_every_entry_
         # when the deadline task reaches the first worker, which dies (SIGKILL) right after the
         # first refund was posted inside the cancellation's transaction ...
         sender.send_task("matchmaking.table_deadline", args=[table.pk], queue=queue)
-        _wait(marker.exists, 60, "the first worker to pause mid-refund", [first_log])
+        wait_for(marker.exists, 60, "the first worker to pause mid-refund", [first_log])
         assert Transfer.objects.filter(kind="refund", pot_id=table.pot_id).count() == 0  # not committed
         os.killpg(first.pid, signal.SIGKILL)
         first.wait(timeout=30)
@@ -265,8 +238,8 @@ def test_a_worker_killed_mid_refund_and_the_redelivered_task_refund_every_entry_
         assert Pot.objects.get(pk=table.pot_id).status == "open"
         assert [coins(p) for p in seated] == [500, 500, 500]
         # and the unacknowledged message is redelivered to a second worker, which finishes it
-        second = _worker({**env, "TEST_VISIBILITY": "2"}, second_log)
-        _wait(
+        second = start_worker({**env, "TEST_VISIBILITY": "2"}, second_log)
+        wait_for(
             lambda: Table.objects.get(pk=table.pk).status == "closed",
             90,
             "the redelivered task to cancel the table",
@@ -274,13 +247,8 @@ def test_a_worker_killed_mid_refund_and_the_redelivered_task_refund_every_entry_
         )
     finally:
         for proc in (first, second):
-            if proc is not None and proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                try:
-                    proc.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                    proc.wait(timeout=10)
+            if proc is not None:
+                stop_worker(proc)
         sender.close()
     # then every entry was refunded exactly once, by the second run
     refunds = Transfer.objects.filter(kind="refund", pot_id=table.pot_id)
