@@ -42,6 +42,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from cardgames.tables import legal_wire
+
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/tapete"
@@ -620,7 +622,7 @@ class SeatClient:
             bool(env)
             and env["status"] == "playing"
             and env["you"]["seat"] in env["to_act"]
-            and bool(env["legal"])
+            and bool(env["legal"] or env.get("plays"))
         )
 
     def _plan(self, now: float, delay: float | None = None) -> None:
@@ -647,7 +649,7 @@ class SeatClient:
         if self.pending is not None or not self.my_turn():
             return
         assert self.envelope is not None
-        action = pick_action(self.envelope["legal"], self.rng)
+        action = pick_action(legal_wire.actions(self.envelope), self.rng)
         action_id = uuid.uuid4().hex[:16]
         frame = {"type": "action", "action": action, "action_id": action_id, "version": self.version}
         self.pending = Pending(action_id, frame, time.monotonic())

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cardgames.engines import Engine, get_engine
 
-from . import flow, movelog
+from . import flow, legal_wire, movelog
 from .models import ActionLog, Seat, Table
 from .protocol import PROTOCOL_VERSION
 
@@ -97,6 +97,7 @@ def _public(table: Table, seats: Sequence[Seat]) -> dict[str, Any]:
         "to_act": [],
         "timers": [],
         "legal": [],
+        "plays": None,
         "result": None,
         "last": None,
         "view": None,
@@ -132,7 +133,9 @@ def _for_seat(
     if eng is not None:
         view = envelope["view"] = eng.view(state, index)
         if index is not None and index in envelope["to_act"]:
-            envelope["legal"] = [dict(a) for a in eng.legal_actions(state, index)]
+            # Guandan's plays travel packed by reading (legal_wire: frames of 287 KB otherwise)
+            listed, envelope["plays"] = legal_wire.pack(table.game, eng.legal_actions(state, index))
+            envelope["legal"] = [dict(a) for a in listed]
         hand = view.get("hand") if isinstance(view, dict) else None
         envelope["last"] = last_move(last, table.game, index, version=table.version, hand=hand)
     return envelope

@@ -27,7 +27,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Final
 
-PROTOCOL_VERSION: Final[int] = 1
+PROTOCOL_VERSION: Final[int] = 2
 MAX_FRAME_BYTES: Final[int] = 4096
 MAX_DEPTH: Final[int] = 8
 MAX_ACTION_ID: Final[int] = 64

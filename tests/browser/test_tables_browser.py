@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from cardgames.tables import legal_wire
 from tests.browser.test_real_server import free_port, stop_server, wait_until_serving
 
 pytestmark = pytest.mark.browser
@@ -116,11 +117,14 @@ def new_page(browser: Any) -> Any:
 
 
 def envelope(page: Any) -> dict[str, Any]:
-    """GET /api/tables/<id> with this page's session: the envelope the server sends this viewer."""
+    """GET /api/tables/<id> with this page's session: the envelope the server sends this viewer,
+    its ``legal`` holding every legal action as the page's (Guandan's plays unpacked, legal_wire)."""
     table_id = json.loads(page.locator("#table-config").text_content())["id"]
     response = page.request.get(page.url.split("/mesa/")[0] + f"/api/tables/{table_id}")
     assert response.ok
-    return response.json()
+    env: dict[str, Any] = response.json()
+    env["legal"] = legal_wire.actions(env)
+    return env
 
 
 def rendered_hand(page: Any) -> list[str]:

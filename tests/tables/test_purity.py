@@ -14,11 +14,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: the pure modules this test watches (movelog.py: the offline worker runs it too, PF-62)
+#: the pure modules this test watches (movelog.py, legal_wire.py: the offline worker runs them too, PF-62)
 PURE_FILES = sorted(
     [
         *(ROOT / "cardgames" / "bots").rglob("*.py"),
-        *(ROOT / "cardgames" / "tables" / n for n in ("flow.py", "protocol.py", "movelog.py")),
+        *(
+            ROOT / "cardgames" / "tables" / n
+            for n in ("flow.py", "protocol.py", "movelog.py", "legal_wire.py")
+        ),
         ROOT / "cardgames" / "catalogue.py",
     ]
 )
@@ -30,6 +33,7 @@ PURE_MODULES = {
     "cardgames.tables.flow",
     "cardgames.tables.protocol",
     "cardgames.tables.movelog",
+    "cardgames.tables.legal_wire",
     "cardgames.catalogue",
 }
 #: standard-library modules that are the clock (design.md: time enters as an argument)

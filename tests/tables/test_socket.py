@@ -23,7 +23,7 @@ from accounts.guests import SESSION_KEY
 from accounts.identity import Player, player_for_user
 from cardgames.catalogue import GAMES
 from cardgames.engines import get_engine
-from cardgames.tables import broadcast, movelog, protocol, selectors, services
+from cardgames.tables import broadcast, legal_wire, movelog, protocol, selectors, services
 from cardgames.tables.models import ActionLog, ChatMessage, Table
 from config.asgi import application
 from tests.engines.harness import cards_in
@@ -161,8 +161,12 @@ def assert_no_leaks(table: Table, seat: int | None, frames: list[dict[str, Any]]
         if envelope["last"] is not None:
             extra = cards_in(envelope["last"], eng.card_codes).keys() - seen[frame["version"]]
             assert not extra, f"version {frame['version']}'s last move names {extra} to seat {seat}"
-        if envelope["legal"]:
-            assert seat is not None and envelope["legal"] == [dict(a) for a in eng.legal_actions(state, seat)]
+        if envelope["legal"] or envelope["plays"]:
+            # Guandan's plays come packed (legal_wire): unpacked, the engine's list exactly
+            engine = [json.dumps(a, sort_keys=True) for a in eng.legal_actions(state, seat)]
+            assert seat is not None
+            unpacked = [json.dumps(a, sort_keys=True) for a in legal_wire.actions(envelope)]
+            assert sorted(unpacked) == sorted(engine)
         if not eng.is_over(state):
             assert envelope["seed"] is None and table.seed not in json.dumps(frame)
         checked += 1
@@ -191,8 +195,9 @@ async def drive(table_id: int, host: Client_, watchers: list[Client_], *, max_st
         envelope = host.snapshot["table"]
         if envelope["status"] != "playing":
             break
-        if envelope["legal"]:
-            action = envelope["legal"][0]
+        legal = legal_wire.actions(envelope)
+        if legal:
+            action = legal[0]
             await host.send(
                 {"type": "action", "action": action, "action_id": f"h{step}", "version": envelope["version"]}
             )

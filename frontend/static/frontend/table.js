@@ -40,6 +40,7 @@
 import { api } from "./api.js";
 import { cardBack, cardFace, cardName, setCardWords } from "./cards.js";
 import { createRenderer, el, FRENCH_SUITS } from "./render.js";
+import { unpackLegal } from "./games/guandan_legal.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const S = config.strings;
@@ -243,6 +244,7 @@ const gameReady = (async () => {
 function onFrame(frame) {
   switch (frame.type) {
     case "snapshot":
+      frame.table.legal = unpackLegal(frame.table); // Guandan's plays come packed (docs/protocol.md)
       if (!env || frame.version >= env.version || frame.table.status !== env.status) render(frame.table);
       break;
     case "error":
