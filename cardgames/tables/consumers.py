@@ -106,6 +106,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.opening: _Missed | None = _Missed()
         self.socket_id = uuid.uuid4().hex  # names this socket's own opening in its presence echo
         self.limiter = protocol.RateLimiter()
+        self.hinted: dict[str, Any] | None = None  # the last hint frame: asked again, sent again
         await self.accept()
         refusal = await database_sync_to_async(sockets.admit)(self.table_id, self.player)
         if refusal is not None:
@@ -195,6 +196,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             )
         elif frame.type == "log":
             await self.send_log(answer=True)
+        elif frame.type == "hint":
+            await self.send_hint()
         else:
             await self.send_json({"type": "pong", "version": self.sent_version})
 
@@ -273,6 +276,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         moves = await _on_db(sockets.log)(self.table_id, self.player, version)
         if moves is not None or answer:
             await self.send_json(protocol.log_frame(version, moves or []))
+
+    async def send_hint(self) -> None:
+        """The normal bot's choice for this seat's turn (docs/protocol.md): computed once per
+        version the socket has sent, so a player pressing again costs the server nothing."""
+        if self.hinted is None or self.hinted["version"] != self.sent_version:
+            version, action = await _on_db(sockets.hint)(self.table_id, self.player)
+            self.hinted = protocol.hint_frame(version, action)
+        await self.send_json(self.hinted)
 
     def note_sent(self, envelope: dict[str, Any]) -> None:
         """Note what is about to be sent: its version, and which of a move's envelopes is this

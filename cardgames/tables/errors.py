@@ -25,6 +25,7 @@ MESSAGES: dict[str, Any] = {
     "bad_seat": _("Ese asiento no existe en esta mesa."),
     "not_waiting": _("La partida ya ha empezado."),
     "not_playing": _("La partida no está en juego."),
+    "not_your_turn": _("Ahora no es tu turno."),
     "seats_empty": _("Quedan asientos libres: invita a alguien o añade bots."),
     "guests_not_allowed": _("Los invitados no pueden entrar en esta mesa."),
     "stale": _("La mesa ha cambiado: aquí tienes la situación actual."),

@@ -9,6 +9,7 @@ Client → server::
     {"type": "sync", "version": 17}          # heartbeat / gap: a snapshot if the table moved on
     {"type": "chat", "text": "¡hola!"}
     {"type": "log"}                          # the current deal's move log, please
+    {"type": "hint"}                         # the normal bot's choice for my turn, not played
     {"type": "ping"}
 
 Server → client::
@@ -17,6 +18,7 @@ Server → client::
     {"type": "ack", "version": 18, "action_id": "a1b2"}
     {"type": "chat", "version": 17, "message": {"id", "name", "text", "at"}}
     {"type": "log", "version": 17, "entries": [...]}    # newest first
+    {"type": "hint", "version": 17, "action": {...}}    # or "action": null
     {"type": "error", "version": 17, "code": "stale", "message": "…", "action_id": "a1b2"}
     {"type": "pong", "version": 17}
 """
@@ -36,7 +38,7 @@ MAX_CHAT_CHARS: Final[int] = 300
 RATE_FRAMES: Final[int] = 20
 RATE_SECONDS: Final[float] = 2.0
 
-CLIENT_TYPES: Final[frozenset[str]] = frozenset({"action", "sync", "chat", "log", "ping"})
+CLIENT_TYPES: Final[frozenset[str]] = frozenset({"action", "sync", "chat", "log", "hint", "ping"})
 
 
 class ProtocolError(ValueError):
@@ -166,3 +168,8 @@ def chat_frame(version: int, message: dict[str, Any]) -> dict[str, Any]:
 def log_frame(version: int, entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The current deal's move log up to ``version``, newest first (docs/protocol.md)."""
     return {"type": "log", "version": version, "entries": entries}
+
+
+def hint_frame(version: int, action: dict[str, Any] | None) -> dict[str, Any]:
+    """The move suggested for the viewer's turn at ``version`` (None: nothing now), not played."""
+    return {"type": "hint", "version": version, "action": action}

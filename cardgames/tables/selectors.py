@@ -15,6 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.identity import Player
+from cardgames import bots
 from cardgames.engines import IllegalAction, get_engine
 
 from . import envelopes, movelog, statements
@@ -23,6 +24,8 @@ from .models import ActionLog, ChatMessage, Invitation, Seat, Table
 from .services import IDLE_HOURS, chat_message_dict, invitation_dict
 
 CHAT_HISTORY = 50
+#: the bot whose choice a hint is (issue 25, section 7: "the normal bot's choice")
+HINT_LEVEL = "normal"
 #: the move log sent on a full snapshot holds at most this many moves of the current deal (a long
 #: One Card game has about 400), read this many rows at a time
 MAX_LOG_ENTRIES = 500
@@ -53,6 +56,33 @@ def table_view_for(*, table: Table, viewer: Player | None) -> dict[str, Any]:
     """The envelope for ``viewer`` (None: an anonymous spectator) at the table's current version."""
     last = envelopes.shown_move(table, statements.last_action(table))
     return envelopes.envelope_for(table, statements.seats(table), last, viewer.key if viewer else None)
+
+
+def hint_for(*, table: Table, viewer: Player | None) -> tuple[int, dict[str, Any] | None]:
+    """(the table's version, the move the normal bot would make for ``viewer``'s seat now, not
+    made): the bot sees only the seat's view and legal actions, with no memory, and the dice a bot
+    of that seat would have at this version, so asking again at the same version answers the same.
+    None when the bot would let the moment pass (a window it need not use). Refused to a spectator
+    (``spectator``), before or after the game (``not_playing``) and off turn (``not_your_turn``)."""
+    seat = seat_for(table, viewer)
+    if seat is None:
+        raise TableError("spectator")
+    if table.status != Table.Status.PLAYING or table.state is None:
+        raise TableError("not_playing")
+    eng = get_engine(table.game)
+    state = eng.load(table.state)
+    legal = eng.legal_actions(state, seat.index) if seat.index in eng.to_act(state) else []
+    if not legal:
+        raise TableError("not_your_turn")
+    move = bots.decide(
+        table.game,
+        HINT_LEVEL,
+        eng.view(state, seat.index),
+        legal,
+        rng=bots.bot_rng(table.pk, seat.index, table.version),
+        memory=None,
+    )
+    return table.version, move.action
 
 
 def deal_log(*, table: Table, viewer: Player | None, version: int) -> list[dict[str, Any]]:

@@ -58,6 +58,11 @@ def opened(
     return own, selectors.chat_history(table=table_id), moves, box
 
 
+def hint(table_id: int, player: Player | None) -> tuple[int, dict[str, Any] | None]:
+    """The normal bot's choice for ``player``'s turn, not played (``selectors.hint_for``)."""
+    return selectors.hint_for(table=selectors.get_table(table_id), viewer=player)
+
+
 def snapshot_and_log(
     table_id: int, player: Player | None
 ) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
