@@ -504,9 +504,10 @@ def test_guandan_ambiguous_selection_asks_for_its_reading(browser, server: str) 
     assert all(code == "2H" for code in wild.evaluate_all("nodes => nodes.map(n => n.dataset.card)"))
     select_cards(page, ["2H", "3H", "3S", "5D", "5S"])
     chooser = page.get_by_test_id("gd-chooser")
-    assert chooser.locator("label").all_inner_texts() == ["full 3", "full 5"]
+    readings = ["Trío de 3 con pareja de 5", "Trío de 5 con pareja de 3"]
+    assert chooser.locator("label").all_inner_texts() == readings
     assert axe_violations(page) == []
-    chooser.get_by_label("full 5").check()
+    chooser.get_by_label("Trío de 5 con pareja de 3").check()
     page.get_by_test_id("gd-play").click()
     fives = [
         a

@@ -21,6 +21,9 @@
 //   sendAction(action)  sends one action object exactly as `legal` gives it (or a game's unlisted
 //                   action such as Pika's reorder) with a fresh action_id; returns false when the
 //                   socket is down. It disables every `.legal` control in root until the next render.
+//   askHint()       asks the server for the normal bot's choice for the viewer's turn (a "hint"
+//                   frame, docs/protocol.md); the module's hint(action) gets it if it still speaks
+//                   of the envelope shown (action null: nothing to suggest)
 //   legalActions()  the viewer's legal actions now ([] for a spectator or when it is not their turn)
 //   envelope()      the last envelope; now() the server's clock in epoch ms (for countdowns)
 //   reducedMotion() true when the player asked for less motion (animations are then skipped)
@@ -226,6 +229,7 @@ const gameReady = (async () => {
       cardFace,
       cardBack,
       sendAction,
+      askHint: () => send({ type: "hint" }),
       legalActions: () => (env && env.you.role !== "spectator" ? [...env.legal] : []),
       envelope: () => env,
       now: () => Date.now() + clockOffset,
@@ -254,6 +258,9 @@ function onFrame(frame) {
       break;
     case "chat":
       addChat(frame.message);
+      break;
+    case "hint":
+      if (game && game.hint && env && frame.version === env.version) game.hint(frame.action);
       break;
     case "chat_history":
       $("chat-log").replaceChildren();

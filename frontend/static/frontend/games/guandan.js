@@ -7,9 +7,8 @@
 // some legal play holds the same cards; when several do (wildcards, straight or straight flush),
 // the player picks the reading before confirming (GD-23).
 import { actionButton, activatable, arrival, inert, oneShot, panel, restoreFocus, simulatedMark, startDrawing } from "./controls.js";
+import { comboName, groupedHand, groupingControl, groupOf, selectionNote, storedGrouping } from "./guandan_help.js";
 
-const RANKS = "23456789TJQKA";
-const SUIT_ORDER = "SHCD"; // GD-51's tie-break order, also the hand's order within a rank
 const team = (seat) => seat & 1; // GD-1: seats 1 and 3, 2 and 4 are partners
 
 export function createGame(ctx) {
@@ -21,40 +20,25 @@ export function createGame(ctx) {
   let handKey = null;
   let lastEnv = null;
   const tributesSeen = new Map(); // deal -> the tribute cards shown during its return phase
+  let grouping = storedGrouping(); // the hand by rank or by suit (guandan_help.js)
+  let suggested = null; // the hint shown: {version, action} (null: none asked at this version)
 
   const name = (seat) => (seat === null || seat === undefined ? "—" : seatName(seat));
   const rankText = (rank) => (rank === "T" ? "10" : rank);
   const isWild = (code, level) => code === `${level}H`;
 
-  // GD-8: 2 < … < A < the level rank < black joker < red joker
-  function power(code, level) {
-    if (code === "BJ") return 14;
-    if (code === "RJ") return 15;
-    const rank = code.slice(0, -1);
-    return rank === level ? 13 : RANKS.indexOf(rank);
-  }
-
-  function sortHand(hand, level) {
-    return [...hand].sort((a, b) => power(a, level) - power(b, level) || SUIT_ORDER.indexOf(a.slice(-1)) - SUIT_ORDER.indexOf(b.slice(-1)));
-  }
-
-  function comboText(interp) {
-    if (!interp) return "";
-    const kind = t(`combo_${interp.kind}`, { size: interp.size ?? "" });
-    if (interp.kind === "joker_bomb") return kind;
-    const rank = interp.rank === "red_joker" ? t("joker_RJ") : interp.rank === "black_joker" ? t("joker_BJ") : rankText(interp.rank);
-    return interp.suit ? `${kind} ${rank} ${cardLabel(`2${interp.suit}`).slice(1)}` : `${kind} ${rank}`;
-  }
-
   function cardText(code, level) {
     return isWild(code, level) ? t("gd_wild_card", { card: cardLabel(code) }) : cardLabel(code);
   }
+
+  // the rules page's mark of a wildcard (✱ in a circle, the hand's legend says what it means)
+  const wildMark = () => el("span", { class: "gd-wild-mark", "aria-hidden": "true", text: "✱" });
 
   function face(code, level, opts = {}) {
     const node = ctx.cardFace(code, "guandan", opts);
     if (isWild(code, level)) {
       node.classList.add("gd-wild");
-      node.append(el("span", { class: "gd-wild-mark", "aria-hidden": "true", text: t("gd_wild_mark") }));
+      node.append(wildMark());
     }
     return node;
   }
@@ -88,7 +72,7 @@ export function createGame(ctx) {
     if (place >= 0) facts.push(t("gd_place", { n: place + 1 }));
     box.append(el("span", { class: "gd-facts", text: facts.join(" · ") }));
     const lastOf = [...(v.trick || [])].reverse().find((entry) => entry.seat === seat);
-    if (lastOf) box.append(el("span", { class: "gd-said", text: lastOf.pass ? t("passes") : comboText(lastOf.interp) }));
+    if (lastOf) box.append(el("span", { class: "gd-said", text: lastOf.pass ? t("passes") : comboName(ctx, lastOf.interp, lastOf.cards, v.level, { capital: false }) }));
     return box;
   }
 
@@ -103,7 +87,7 @@ export function createGame(ctx) {
     const cards = el("div", { class: "gd-cards" });
     for (const code of top.cards) cards.append(inert(face(code, v.level, { small: true }), cardText(code, v.level)));
     arrive(cards, `${v.deal}:${(v.trick || []).length}:${top.seat}`);
-    box.append(el("p", { class: "gd-top", text: t("gd_top_play", { name: name(top.seat), combo: comboText(top.interp) }) }), cards);
+    box.append(el("p", { class: "gd-top", text: t("gd_top_play", { name: name(top.seat), combo: comboName(ctx, top.interp, top.cards, v.level, { capital: false }) }) }), cards);
     return box;
   }
 
@@ -145,7 +129,7 @@ export function createGame(ctx) {
     box.append(el("p", { class: "gm-hint", id: "gd-return-title", text: pickedCode ? t("gd_return_picked", { card: cardText(pickedCode, v.level), name: name(mine.from) }) : t("gd_return_pick", { name: name(mine?.from) }) }));
     const picker = el("div", { class: "gd-return-cards", role: "group", "aria-labelledby": "gd-return-title", "data-testid": "gd-return" });
     const eligible = [...returns.map((a) => a.card), ...(pickedCode ? [pickedCode] : [])];
-    for (const code of sortHand([...new Set(eligible)], v.level)) {
+    for (const code of groupedHand([...new Set(eligible)], v.level, "rank")) {
       const action = returns.find((a) => a.card === code);
       const node = face(code, v.level, { selected: code === pickedCode, playable: Boolean(action), interactive: Boolean(action) });
       if (action) activatable(node, t("act_return", { card: cardText(code, v.level) }), () => shot.send(action));
@@ -181,13 +165,21 @@ export function createGame(ctx) {
 
   function handNode(env, v, hand, legal) {
     const box = panel(el, "gd-hand-box", t("your_hand"));
-    box.append(el("h3", { text: `${t("your_hand")} · ${t("cards_n", { n: hand.length })}` }));
+    const title = el("div", { class: "gd-hand-title" }, el("h3", { text: `${t("your_hand")} · ${t("cards_n", { n: hand.length })}` }));
+    title.append(groupingControl(ctx, grouping, regroup));
+    box.append(title);
+    const wild = `${v.level}H`;
+    if (hand.includes(wild)) {
+      const legend = el("p", { class: "gd-wild-legend", "data-testid": "gd-wild-legend" }, wildMark());
+      legend.append(" ", t("gd_wild_legend", { card: cardLabel(wild) }));
+      box.append(legend);
+    }
     const playing = legal.some((a) => a.type === "play" || a.type === "pass");
     const useful = usefulCodes(hand, legal);
     const row = el("div", { class: "hand-row gd-hand", id: "hand", role: "group", "aria-label": t("your_hand") });
     let previous = null;
     hand.forEach((code, index) => {
-      const rank = code === "BJ" || code === "RJ" ? code : code[0];
+      const rank = groupOf(code, v.level, grouping);
       const on = selected.has(index);
       const node = face(code, v.level, { selected: on, playable: useful.has(code), interactive: playing });
       node.dataset.index = index;
@@ -215,12 +207,13 @@ export function createGame(ctx) {
     const box = el("div", { class: "gd-controls" });
     const plays = matchingPlays(hand, legal);
     if (chosen >= plays.length) chosen = 0;
+    const cards = [...selected].map((i) => hand[i]);
     let hint;
     if (!selected.size) hint = v.leading ? t("gd_hint_lead") : t("gd_hint_follow");
-    else if (!plays.length) hint = t("gd_hint_no_play");
-    else if (plays.length > 1) hint = t("gd_hint_choose");
-    else hint = t("gd_hint_ready", { combo: comboText(plays[0].interp) });
-    box.append(el("p", { class: "gm-hint", "data-testid": "gm-hint", text: hint }));
+    else hint = selectionNote(ctx, { cards, plays, top: topPlay(v), level: v.level });
+    const advice = suggestion(v, hand, cards);
+    if (advice) hint = `${advice} ${selected.size ? hint : ""}`.trim();
+    box.append(el("p", { class: "gm-hint", "data-testid": "gm-hint", "aria-live": "polite", text: hint }));
     if (plays.length > 1) {
       // PF-46: the reading of an ambiguous selection is chosen before confirming
       const chooser = el("fieldset", { class: "gd-chooser", "data-testid": "gd-chooser" }, el("legend", { text: t("gd_choose_reading") }));
@@ -230,15 +223,20 @@ export function createGame(ctx) {
           chosen = i;
           render(lastEnv);
         });
-        chooser.append(el("label", { class: "gd-reading" }, input, comboText(action.interp)));
+        chooser.append(el("label", { class: "gd-reading" }, input, comboName(ctx, action.interp, action.cards, v.level)));
       });
       box.append(chooser);
     }
     const buttons = el("div", { class: "controls" });
-    const text = plays.length ? t("gd_play_combo", { combo: comboText(plays[chosen].interp) }) : t("pt_play");
+    const text = plays.length ? t("gd_play_combo", { combo: comboName(ctx, plays[chosen].interp, plays[chosen].cards, v.level, { capital: false }) }) : t("pt_play");
     buttons.append(actionButton(el, text, () => shot.send(plays[chosen]), { testid: "gd-play", disabled: !plays.length }));
     const pass = legal.find((a) => a.type === "pass");
     if (pass) buttons.append(actionButton(el, t("act_pass"), () => shot.send(pass), { cls: "secondary", testid: "gd-pass" }));
+    // «Sugerir» (issue 25, section 7): the server's normal bot picks; nothing is played. Not `legal`:
+    // it sends no action (a test that clicks every legal control never asks for hints)
+    const ask = el("button", { type: "button", class: "secondary gd-suggest", "data-testid": "gd-suggest", text: t("gd_suggest") });
+    ask.addEventListener("click", () => ctx.askHint?.());
+    buttons.append(ask);
     if (selected.size) {
       const clear = el("button", { type: "button", class: "secondary", "data-testid": "gd-clear", text: t("gd_clear") });
       clear.addEventListener("click", () => {
@@ -284,14 +282,64 @@ export function createGame(ctx) {
     return box;
   }
 
+  // -- learning aids (guandan_help.js): the grouping, the table's play, the hint -------------------
+  function regroup(value) {
+    const v = lastEnv.view;
+    const before = sortedHand(v);
+    const codes = [...selected].map((i) => before[i]);
+    grouping = value;
+    selected = pick(sortedHand(v), codes);
+    render(lastEnv);
+  }
+
+  function sortedHand(v) {
+    return groupedHand(v.hand || [], v.level, grouping);
+  }
+
+  // the indices of `codes` in `hand` (two decks: an equal code takes the next copy)
+  function pick(hand, codes) {
+    const out = new Set();
+    for (const code of codes) {
+      const index = hand.findIndex((c, i) => c === code && !out.has(i));
+      if (index >= 0) out.add(index);
+    }
+    return out;
+  }
+
+  function topPlay(v) {
+    const plays = (v.trick || []).filter((entry) => !entry.pass);
+    return v.leading ? null : plays[plays.length - 1] || null;
+  }
+
+  // The hint of this version, said while its cards are the selection (or it says to pass).
+  function suggestion(v, hand, cards) {
+    if (!suggested || suggested.version !== lastEnv.version) return "";
+    const action = suggested.action;
+    if (!action) return t("gd_suggest_none");
+    if (action.type === "pass") return t("gd_suggest_pass");
+    const same = [...action.cards].sort().join(" ") === [...cards].sort().join(" ");
+    return same ? t("gd_suggest_play") : "";
+  }
+
+  function hint(action) {
+    suggested = { version: lastEnv.version, action };
+    if (action && action.type === "play") {
+      selected = pick(sortedHand(lastEnv.view), action.cards);
+      const matching = matchingPlays(sortedHand(lastEnv.view), ctx.legalActions());
+      const same = (a) => ["kind", "rank", "size", "suit"].every((k) => a.interp[k] === action.interp[k]);
+      chosen = Math.max(0, matching.findIndex(same));
+    } else selected = new Set();
+    render(lastEnv);
+  }
+
   function render(env) {
     lastEnv = env;
     const legal = startDrawing(ctx, shot, "gm-guandan");
     const v = env.view;
     const root = ctx.root;
     if (!v || !v.levels) return;
-    const hand = sortHand(v.hand || [], v.level);
-    const key = `${v.deal}:${hand.join(" ")}`;
+    const hand = sortedHand(v);
+    const key = `${v.deal}:${(v.hand || []).join(" ")}`;
     if (key !== handKey) {
       selected = new Set();
       chosen = 0;
@@ -308,5 +356,5 @@ export function createGame(ctx) {
     restoreFocus(ctx, shot);
   }
 
-  return { render };
+  return { render, hint };
 }

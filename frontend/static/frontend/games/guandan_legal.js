@@ -17,8 +17,9 @@ const WINDOWS = { straight: [5, 1], tube: [3, 2], plate: [2, 3] }; // ranks in t
 
 const rankIndex = (name) => (name === "black_joker" ? 13 : name === "red_joker" ? 14 : name === "10" ? 8 : RANKS.indexOf(name));
 
-// The ranks of a sequence whose top natural value is `top` (ace low = 1, ace high = 14; GD-20).
-function windowRanks(top, length) {
+// The ranks (0 = "2" … 12 = "A") of a sequence whose top natural value is `top` (ace low = 1,
+// ace high = 14; GD-20).
+export function windowRanks(top, length) {
   const out = [];
   for (let v = top - length + 1; v <= top; v++) out.push((((v - 2) % 13) + 13) % 13);
   return out;
@@ -123,6 +124,31 @@ function held(hand, level) {
   }
 
   return { plays };
+}
+
+// Every reading of a set of cards (codes) at the deal's level rank: the interpretations it may be
+// played as anywhere (GD-13 … GD-23), whatever is on the table. A reading of the cards taken as a
+// hand that uses every card is a reading of the whole set.
+export function readingsOf(cards, level) {
+  const n = cards.length;
+  const { plays } = held(cards, RANKS.indexOf(level));
+  const names = [...RANKS, "black_joker", "red_joker"];
+  const candidates = [];
+  if (n >= 1 && n <= 3) for (const name of names) candidates.push([Object.keys(GROUP_SIZES)[n - 1], [name]]);
+  if (n >= 4) for (const name of RANKS) candidates.push(["bomb", [name, n]]);
+  if (n === 4) candidates.push(["joker_bomb", []]);
+  if (n === 5) {
+    for (const name of RANKS) candidates.push(["full_house", [name]]);
+    for (let top = 5; top <= 14; top++) {
+      const name = RANKS[windowRanks(top, 5)[4]];
+      candidates.push(["straight", [name]], ...[...SUITS].map((suit) => ["straight_flush", [name, suit]]));
+    }
+  }
+  if (n === 6) {
+    for (let top = 3; top <= 14; top++) candidates.push(["tube", [RANKS[windowRanks(top, 3)[2]]]]);
+    for (let top = 2; top <= 14; top++) candidates.push(["plate", [RANKS[windowRanks(top, 2)[1]]]]);
+  }
+  return candidates.filter(([kind, values]) => plays(kind, values).some((found) => found.length === n)).map(([kind, values]) => readingInterp(kind, values));
 }
 
 // Every play of the packed `plays` from `hand` (card codes) at the deal's level rank ("2" … "A").
