@@ -295,7 +295,7 @@ STRINGS: dict[str, Promise] = {
     "gd_lead_by": _("Sale %(name)s."),
     "gd_top_play": _("%(name)s: %(combo)s"),
     "gd_wild_card": _("%(card)s, comodín"),
-    "gd_wild_legend": _("comodín (%(card)s): hace de cualquier carta menos un joker"),
+    "gd_wild_legend": _("comodín: hace de cualquier carta menos un joker"),
     "gd_tribute": _("Tributo"),
     "gd_tribute_line": _("%(from)s paga tributo a %(to)s"),
     "gd_returned": _("devuelta"),

@@ -84,11 +84,16 @@ def open_table(browser: Any, server: str, size: str, username: str, leader: int)
     return page, table
 
 
-#: each wild card's box and its mark's, in the page
-BOXES = """nodes => nodes.map((n) => [n, n.querySelector(".gd-wild-mark")].map((e) => {
-  const r = e.getBoundingClientRect();
-  return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
-}))"""
+#: each wild card's box and its mark's, in the page, and whether the mark is what shows at its
+#: centre (no other card of the hand lies over it)
+BOXES = """nodes => nodes.map((n) => {
+  n.scrollIntoView({ block: "center" });
+  const mark = n.querySelector(".gd-wild-mark");
+  const [card, box] = [n, mark].map((e) => e.getBoundingClientRect());
+  const seen = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const edges = (r) => ({ left: r.left, right: r.right, top: r.top, bottom: r.bottom });
+  return [edges(card), { ...edges(box), shown: mark === seen || mark.contains(seen) }];
+})"""
 
 
 def hand_order(page: Any) -> list[str]:
@@ -132,10 +137,11 @@ def test_gd_grouping_wild_marks_the_selections_name_and_sugerir_when_leading(
     assert marked.count() == hand.count(wild)
     assert marked.first.locator(".gd-wild-mark").inner_text() == "✱"
     for card, mark in page.locator("#hand .gd-wild").evaluate_all(BOXES):
+        assert mark["shown"], (card, mark)
         assert card["left"] <= mark["left"] and mark["right"] <= card["right"], (card, mark)
         assert card["top"] <= mark["top"] and mark["bottom"] <= card["bottom"], (card, mark)
     legend = " ".join(page.get_by_test_id("gd-wild-legend").inner_text().split())
-    assert legend == "✱ comodín (2 de corazones): hace de cualquier carta menos un joker"
+    assert legend == "✱ comodín: hace de cualquier carta menos un joker"
 
     # grouped by rank (power, GD-8) by default; by suit on request, the wildcards apart; remembered
     assert hand_order(page) == sorted(hand, key=lambda c: (power(c, level), "SHCD".find(c[-1])))

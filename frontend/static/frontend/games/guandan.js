@@ -31,7 +31,8 @@ export function createGame(ctx) {
     return isWild(code, level) ? t("gd_wild_card", { card: cardLabel(code) }) : cardLabel(code);
   }
 
-  // the rules page's mark of a wildcard (✱ in a circle, the hand's legend says what it means)
+  // the rules page's mark of a wildcard (✱ in a circle, the hand's legend says what it means), low
+  // on the card's left edge: the part a fanned hand leaves in sight
   const wildMark = () => el("span", { class: "gd-wild-mark", "aria-hidden": "true", text: "✱" });
 
   function face(code, level, opts = {}) {
@@ -171,7 +172,7 @@ export function createGame(ctx) {
     const wild = `${v.level}H`;
     if (hand.includes(wild)) {
       const legend = el("p", { class: "gd-wild-legend", "data-testid": "gd-wild-legend" }, wildMark());
-      legend.append(" ", t("gd_wild_legend", { card: cardLabel(wild) }));
+      legend.append(" ", t("gd_wild_legend"));
       box.append(legend);
     }
     const playing = legal.some((a) => a.type === "play" || a.type === "pass");
