@@ -69,8 +69,28 @@ _NEUTRAL_SCRIPTS = {"COMMON", "INHERITED"}
 _USERNAME_SHAPE = re.compile(r"^[^\W\d_]\w*$")  # a letter first; "__" is refused apart
 
 
-def _has_refused_character(text: str) -> bool:
-    return any(ord(ch) in INVISIBLE or unicodedata.category(ch) in REFUSED_CATEGORIES for ch in text)
+ZWJ = "\u200d"
+#: what an emoji's part may be on either side of a zero-width joiner (👩‍💻, 👩🏽‍💻, 🏳️‍🌈): a
+#: symbol, a skin-tone modifier, or the emoji variation selector U+FE0F
+_EMOJI_PARTS = frozenset({"So", "Sk"})
+
+
+def _emoji_joiner(text: str, at: int) -> bool:
+    """Is the zero-width joiner at ``at`` inside an emoji sequence (a symbol on both sides)?"""
+    before = text[at - 1] if at > 0 else ""
+    after = text[at + 1] if at + 1 < len(text) else ""
+    joins_before = bool(before) and (before == "\ufe0f" or unicodedata.category(before) in _EMOJI_PARTS)
+    return joins_before and bool(after) and unicodedata.category(after) == "So"
+
+
+def _has_refused_character(text: str, *, emoji: bool = False) -> bool:
+    """An invisible, control or direction-changing character; with ``emoji``, a zero-width joiner
+    between two parts of an emoji is not one (it draws one picture, it hides nothing)."""
+    return any(
+        (ord(ch) in INVISIBLE or unicodedata.category(ch) in REFUSED_CATEGORIES)
+        and not (emoji and ch == ZWJ and _emoji_joiner(text, at))
+        for at, ch in enumerate(text)
+    )
 
 
 def _scripts(text: str) -> set[str]:
@@ -80,12 +100,13 @@ def _scripts(text: str) -> set[str]:
 def clean_text(value: object, *, max_length: int, field: str = "text") -> str:
     """NFKC, runs of spaces made one, trimmed; invisible or bidi characters refused.
 
-    For free text others read (titles, Rulezz names). Raises ``ValidationError`` with code
-    ``invisible_characters`` or ``too_long``.
+    For free text others read (titles, Rulezz names, table chat): one cleaning for all of them.
+    Emoji built with zero-width joiners (👩‍💻) are kept; a joiner anywhere else is refused.
+    Raises ``ValidationError`` with code ``invisible_characters`` or ``too_long``.
     """
     text = unicodedata.normalize("NFKC", str(value or ""))
     text = re.sub(r"[\t\n\r\f\v]", " ", text)  # before the check: plain line breaks become spaces
-    if _has_refused_character(text):
+    if _has_refused_character(text, emoji=True):
         raise ValidationError(
             _("No se admiten caracteres invisibles ni de control de dirección."),
             code="invisible_characters",

@@ -21,10 +21,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.identity import Player
+from accounts.names import clean_text
 from cardgames import bots
 from cardgames.catalogue import CatalogueError, clean_options, game_spec
 from cardgames.engines import Engine, IllegalAction, get_engine
@@ -611,17 +613,12 @@ def _announce_presence(table: Table, seats: list[Seat]) -> dict[str, dict[str, A
 def post_chat(*, table_id: int, player: Player | None, text: Any, now: datetime | None = None) -> ChatMessage:
     """A seated player's message: 1–300 characters, 5 per 10 s, not while muted.
 
-    Spectators read the chat but do not write (docs/decisions.md). Stored as typed;
-    every page and client escapes it on output.
+    Spectators read the chat but do not write (docs/decisions.md). Cleaned as names and titles
+    are (``accounts.names.clean_text``: NFKC, spaces made one, invisible and bidi characters
+    refused: issue 26); every page and client still escapes it on output.
     """
     moment = _now(now)
-    if not isinstance(text, str) or not text.strip():
-        raise TableError("chat_empty")
-    text = text.strip()
-    if len(text) > CHAT_MAX_CHARS:
-        raise TableError("chat_too_long")
-    if "\x00" in text:
-        raise TableError("chat_invalid")
+    text = _clean_chat(text)
     with transaction.atomic():
         table = _lock_live(table_id)
         seat = _seat_of(table, player)
@@ -642,6 +639,18 @@ def post_chat(*, table_id: int, player: Player | None, text: Any, now: datetime 
         table.save(update_fields=["last_activity_at"])
         broadcast.chat_posted(table.pk, table.version, chat_message_dict(message))
         return message
+
+
+def _clean_chat(text: Any) -> str:
+    if not isinstance(text, str):
+        raise TableError("chat_empty")
+    try:
+        text = clean_text(text, max_length=CHAT_MAX_CHARS)
+    except ValidationError as exc:
+        raise TableError("chat_too_long" if exc.code == "too_long" else "chat_invalid") from None
+    if not text:
+        raise TableError("chat_empty")
+    return text
 
 
 def chat_message_dict(message: ChatMessage) -> dict[str, Any]:

@@ -248,7 +248,7 @@ def test_pf34_chat_cap_rate_limit_mute_and_spectators_read_only() -> None:
     table = services.create_room(player=ana, game="one_card", mode="friends")
     services.join_room(table_id=table.pk, player=bea)
     message = services.post_chat(table_id=table.pk, player=bea, text="  <b>hola</b>  ", now=clock.now)
-    assert message.text == "<b>hola</b>"  # stored as typed; escaped on output (templates, textContent)
+    assert message.text == "<b>hola</b>"  # kept as text (cleaned, never escaped); escaped on output
     with refused("chat_too_long"):
         services.post_chat(table_id=table.pk, player=bea, text="x" * 301, now=clock.now)
     with refused("chat_empty"):
@@ -266,6 +266,34 @@ def test_pf34_chat_cap_rate_limit_mute_and_spectators_read_only() -> None:
     services.set_muted(table_id=table.pk, player=ana, seat=1, muted=True)
     with refused("muted"):
         services.post_chat(table_id=table.pk, player=bea, text="hola", now=clock.tick(60))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hola \u202emundo",  # RIGHT-TO-LEFT OVERRIDE: the rest would render reversed
+        "ho\u200bla",  # a zero-width space
+        "\u2066hola\u2069",  # a bidi isolate
+        "ho\u200dla",  # a joiner between letters
+        "ana\u3164",  # Hangul filler: a "letter" that shows nothing
+        "hola\x00",
+    ],
+)
+def test_pf34_chat_refuses_the_invisible_and_bidi_characters_names_refuse(text: str) -> None:
+    """Issue 26 (7): chat goes through the cleaning of names and titles (accounts.names)."""
+    ana = user_player("Ana")
+    table = services.create_room(player=ana, game="one_card", mode="friends")
+    with refused("chat_invalid"):
+        services.post_chat(table_id=table.pk, player=ana, text=text)
+    assert not table.chat.exists()
+
+
+def test_pf34_chat_is_normalised_as_names_are_and_keeps_emoji() -> None:
+    ana = user_player("Ana")
+    table = services.create_room(player=ana, game="one_card", mode="friends")
+    typed = "  ｈｏｌａ\n\n a  todos 👩\u200d💻 🏳️\u200d🌈 "
+    said = services.post_chat(table_id=table.pk, player=ana, text=typed)
+    assert said.text == "hola a todos 👩\u200d💻 🏳️\u200d🌈"
 
 
 # -- expiry (PF-54) ---------------------------------------------------------------------------------
