@@ -154,19 +154,24 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         frame: protocol.ClientFrame | None = None
         try:
             allowed = self.limiter.allow(time.monotonic())
+            claimed = ""
             try:  # parsed even when refused (bounded: 4 kB, depth 8), so the error names its action
                 frame = protocol.parse_client_frame(text_data)
-            except protocol.ProtocolError:
+            except protocol.ProtocolError as exc:
                 if allowed:
                     raise
+                claimed = exc.action_id
             if not allowed:
-                raise protocol.ProtocolError("rate_limited", "Too many frames: slow down.")
+                if frame is not None and frame.type == "action":
+                    claimed = frame.action_id
+                raise protocol.ProtocolError("rate_limited", "Too many frames: slow down.", claimed)
             assert frame is not None
             await self.handle(frame)
         except protocol.ProtocolError as exc:
-            # a client waiting for its action's answer stops waiting (and may send it again)
-            action_id = frame.action_id if frame is not None and frame.type == "action" else ""
-            await self.send_json(protocol.error_frame(self.sent_version, exc.code, exc.message, action_id))
+            # a client waiting for its action's answer stops waiting (and may send it again): the
+            # parser and the rate limit name the action a refused frame claimed
+            refusal = protocol.error_frame(self.sent_version, exc.code, exc.message, exc.action_id)
+            await self.send_json(refusal)
         except TableError as exc:
             await self.send_error(exc)
         except Exception:  # never close with 1011 on a client's frame

@@ -42,12 +42,14 @@ CLIENT_TYPES: Final[frozenset[str]] = frozenset({"action", "sync", "chat", "log"
 
 
 class ProtocolError(ValueError):
-    """A frame the server refuses; ``code`` is stable (docs/protocol.md)."""
+    """A frame the server refuses; ``code`` is stable (docs/protocol.md). ``action_id``: the id an
+    action frame claimed, when it got that far, so the error that answers it can name it."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, action_id: str = "") -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.action_id = action_id
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,24 @@ def parse_client_frame(text: str | None) -> ClientFrame:
         raise ProtocolError("bad_json", "That frame is not JSON.") from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ProtocolError("bad_message", "A message is an object with a 'type'.")
+    try:
+        return _parse_message(text, data)
+    except ProtocolError as exc:
+        # an action frame refused for any other reason still gets its id back: its sender stops
+        # waiting for the answer (docs/protocol.md)
+        exc.action_id = _claimed_action_id(data)
+        raise
+
+
+def _claimed_action_id(data: dict[str, Any]) -> str:
+    """The ``action_id`` of an action frame, if it is one an answer can carry (1–64 characters)."""
+    claimed = data.get("action_id")
+    if data.get("type") != "action" or not isinstance(claimed, str):
+        return ""
+    return claimed if 0 < len(claimed) <= MAX_ACTION_ID else ""
+
+
+def _parse_message(text: str, data: dict[str, Any]) -> ClientFrame:
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise ProtocolError("bad_message", "That frame is nested too deeply.")
     # JSON text holds a NUL only escaped; PostgreSQL stores none (text or jsonb): refused here,

@@ -164,6 +164,19 @@ def test_every_step_keeps_the_contract(game: str) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_a_spectator_has_no_hand(game: str) -> None:
+    """docs/protocol.md: a spectator's ``view.hand`` is null (no hand, no controls), at every step
+    and at the end; a game without private hands (Skyjo) has no ``hand`` at all."""
+    eng = get_engine(game)
+    n = _player_counts(eng)[0]
+    final = None
+    for state, _seat, _action, new_state in playout(eng, n, SEEDS[0]):
+        assert eng.view(state, None).get("hand") is None
+        final = new_state
+    assert final is not None and eng.view(final, None).get("hand") is None
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_result_ranks_every_seat(game: str) -> None:
     eng = get_engine(game)
     for n in _player_counts(eng):

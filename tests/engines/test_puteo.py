@@ -421,7 +421,7 @@ def test_pt_t22_late_joiner_is_a_spectator_with_no_seat() -> None:
     """PT-54."""
     state = new(4)
     view = ENG.view(state, None)
-    assert view["seat"] is None and view["hand"] == []
+    assert view["seat"] is None and view["hand"] is None  # docs/protocol.md: a spectator has no hand
     assert not cards_in(view, ENG.card_codes)  # nothing dealt is shown before it is played
     with pytest.raises(IllegalAction) as info:
         ENG.legal_actions(state, 4)

@@ -6,6 +6,8 @@ A refused or failing frame never closes a socket with 1011 and never raises out 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.testing import WebsocketCommunicator
 
@@ -70,13 +72,7 @@ async def test_lobby_answers_a_binary_frame_with_an_error() -> None:
 
 
 async def test_table_answers_a_deep_frame_with_an_error_and_stays_open() -> None:
-    player, cookie = await as_guest("Gus", "g-deep")
-    table_id = await started_practice(player, "one_card")
-    socket = communicator(f"/ws/tables/{table_id}/", cookie)
-    assert (await socket.connect(timeout=10))[0]
-    await socket.receive_json_from(timeout=10)  # snapshot
-    await socket.receive_json_from(timeout=10)  # move log
-    await socket.receive_json_from(timeout=10)  # chat history
+    socket, _version = await practice_socket("Gus", "g-deep")
     await socket.send_to(text_data=DEEP[:4000])
     assert (await not_snapshot(socket))["type"] == "error"
     await socket.send_json_to({"type": "ping"})
@@ -102,13 +98,7 @@ async def test_a_move_that_fails_unexpectedly_is_answered_with_its_action_id(mon
     """A move whose fate is unknown (the channel layer or the database went away under it, found
     by tests/services/test_faults.py) gets a server_error naming it, so the client stops waiting
     for that move's answer and looks again."""
-    player, cookie = await as_guest("Hal", "g-fail")
-    table_id = await started_practice(player, "one_card")
-    socket = communicator(f"/ws/tables/{table_id}/", cookie)
-    assert (await socket.connect(timeout=10))[0]
-    version = (await socket.receive_json_from(timeout=10))["version"]
-    await socket.receive_json_from(timeout=10)  # move log
-    await socket.receive_json_from(timeout=10)  # chat history
+    socket, version = await practice_socket("Hal", "g-fail")
 
     def lost(**kwargs: object) -> None:
         raise ConnectionError("Redis went away after the commit")
@@ -119,6 +109,40 @@ async def test_a_move_that_fails_unexpectedly_is_answered_with_its_action_id(mon
     answer = await not_snapshot(socket)
     assert (answer["code"], answer.get("action_id")) == ("server_error", "a-lost")
     await socket.disconnect()
+
+
+async def test_action_frames_refused_while_parsing_are_answered_with_their_action_id() -> None:
+    """Issue 26 (12): a timeout sent by a client, a missing version and an escaped lone surrogate
+    are refused before any service sees them, and each error names the action it answers."""
+    socket, _version = await practice_socket("Ike", "g-parse")
+    timeout = {"type": "timeout", "timer": "turn"}
+    surrogate = {"type": "draw", "x": "SURROGATE"}
+    frames = {
+        "p-timeout": json.dumps(
+            {"type": "action", "action": timeout, "action_id": "p-timeout", "version": 1}
+        ),
+        "p-version": json.dumps({"type": "action", "action": {"type": "draw"}, "action_id": "p-version"}),
+        "p-surrogate": json.dumps(
+            {"type": "action", "action": surrogate, "action_id": "p-surrogate", "version": 1}
+        ).replace("SURROGATE", "\\ud800"),
+    }
+    for action_id, text in frames.items():
+        await socket.send_to(text_data=text)
+        answer = await not_snapshot(socket)
+        assert (answer["type"], answer.get("action_id")) == ("error", action_id), answer
+    await socket.disconnect()
+
+
+async def practice_socket(name: str, guest_id: str) -> tuple[WebsocketCommunicator, int]:
+    """A guest's socket at their started One Card practice table, its snapshot and chat read."""
+    player, cookie = await as_guest(name, guest_id)
+    table_id = await started_practice(player, "one_card")
+    socket = communicator(f"/ws/tables/{table_id}/", cookie)
+    assert (await socket.connect(timeout=10))[0]
+    version = (await socket.receive_json_from(timeout=10))["version"]
+    await socket.receive_json_from(timeout=10)  # move log
+    await socket.receive_json_from(timeout=10)  # chat history
+    return socket, version
 
 
 async def not_snapshot(socket: WebsocketCommunicator) -> dict:

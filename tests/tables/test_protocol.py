@@ -53,3 +53,40 @@ def test_an_escaped_lone_surrogate_is_refused(escaped: str) -> None:
 def test_an_emoji_as_an_escaped_surrogate_pair_is_fine() -> None:
     text = '{"type": "chat", "text": "hola \\ud83d\\ude00"}'
     assert parse_client_frame(text).text == "hola \U0001f600"
+
+
+def _action(action: object, **fields: object) -> str:
+    return json.dumps({"type": "action", "action": action, "action_id": "t1", "version": 3, **fields})
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        (_action({"type": "timeout", "timer": "turn"}), "bad_action"),
+        (_action("draw"), "bad_action"),
+        (_action({"type": "draw"}, version=None), "bad_message"),
+        (_action({"type": "draw"}, version=-1), "bad_message"),
+        (_action({"type": "draw", "x": "SURROGATE"}).replace("SURROGATE", "\\ud800"), "bad_message"),
+        (_action({"type": "draw", "x": "a\x00"}), "bad_message"),
+    ],
+)
+def test_an_action_frame_refused_while_parsing_names_its_action_id(text: str, code: str) -> None:
+    """Issue 26 (12): docs/protocol.md promises the action_id on every error answering an action."""
+    with pytest.raises(ProtocolError) as refused:
+        parse_client_frame(text)
+    assert (refused.value.code, refused.value.action_id) == (code, "t1")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type": "action", "action": {"type": "draw"}, "action_id": "", "version": 3}',
+        '{"type": "action", "action": {"type": "draw"}, "action_id": 7, "version": 3}',
+        '{"type": "action", "action": {"type": "draw"}, "action_id": "' + "x" * 65 + '", "version": 3}',
+        '{"type": "chat", "text": 3, "action_id": "t1"}',
+    ],
+)
+def test_no_action_id_is_claimed_for_a_frame_that_has_none_to_give(text: str) -> None:
+    with pytest.raises(ProtocolError) as refused:
+        parse_client_frame(text)
+    assert refused.value.action_id == ""

@@ -18,7 +18,9 @@ def build_view(state: State, seat: int | None, to_act: list[int]) -> JSON:
     blind = r == BLIND_ROUND
     playing = seat is not None and tab.lives[seat] > 0
     hands = hands_now(state)
-    hand: list[str] = []
+    # a spectator has no hand (None, docs/protocol.md); a seat's may be empty (eliminated, or its
+    # own card hidden in the blind round)
+    hand: list[str] | None = None if seat is None else []
     blind_cards: list[str | None] | None = None
     if blind and phase in (REVEAL, BID):
         # PT-31, PT-47, PT-48: the others' cards only, never one's own; nothing for spectators
