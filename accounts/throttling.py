@@ -1,4 +1,5 @@
-"""Throttles against guessing and farming (issue 13): log-in, password checks, sign-ups.
+"""Throttles against guessing and farming (issues 13, 26): log-in, password checks, sign-ups,
+room codes, guests.
 
 Log-in failures are counted per (username, address) and per address, never per username
 alone: an attacker elsewhere cannot lock a person out of their own account. Each count has
@@ -165,6 +166,30 @@ def password_check_failed(*, user_id: int, now: float | None = None) -> None:
 
 def password_check_passed(*, user_id: int) -> None:
     _clear(_password_key(user_id))
+
+
+def _code_rule() -> Rule:
+    return Rule(
+        "room-code",
+        int(settings.ROOM_CODE_FREE_MISSES),
+        float(settings.LOGIN_DELAY_BASE_SECONDS),
+        float(settings.LOGIN_DELAY_MAX_SECONDS),
+        int(settings.LOGIN_FAILURE_MEMORY_SECONDS),
+    )
+
+
+def _code_key(ip: str) -> str:
+    return f"throttle:room-code:{_digest(ip)}"
+
+
+def code_guess_lockout(*, ip: str, now: float | None = None) -> Lockout | None:
+    """Before trying a room code from ``ip`` (issue 26: the code is a room's key): the wait in
+    force after too many wrong ones, if any (``ROOM_CODE_FREE_MISSES``, then the log-in delays)."""
+    return _check([(_code_rule(), _code_key(ip))], now)
+
+
+def code_guess_failed(*, ip: str, now: float | None = None) -> None:
+    _fail(_code_rule(), _code_key(ip), now)
 
 
 def reserve_signup(*, ip: str, now: float | None = None) -> Lockout | None:

@@ -705,7 +705,7 @@ def _cmd_rooms(request: dict[str, Any]) -> list[dict[str, Any]]:
                 player=players[0], game=request.get("game", "one_card"), mode="friends", players=len(players)
             )
             for player in players[1:]:
-                services.join_room(table_id=table.pk, player=player)
+                services.join_room(table_id=table.pk, code=table.code, player=player)
             tables.append(table.pk)
         out.append({"users": group, "tables": tables})
     return out

@@ -231,6 +231,9 @@ LOGIN_FAILURE_MEMORY_SECONDS = int(os.environ.get("LOGIN_FAILURE_MEMORY_SECONDS"
 # Sign-ups per address and window (accounts/throttling.py).
 SIGNUP_MAX_PER_ADDRESS = int(os.environ.get("SIGNUP_MAX_PER_ADDRESS", "5"))
 SIGNUP_WINDOW_SECONDS = int(os.environ.get("SIGNUP_WINDOW_SECONDS", "3600"))
+# Issue 26's bounds. Wrong room codes per address: free misses, then the log-in delays
+# (cardgames/tables/access.py).
+ROOM_CODE_FREE_MISSES = int(os.environ.get("ROOM_CODE_FREE_MISSES", "20"))
 
 # The daily housekeeping (cardgames/housekeeping.py) drops closed rooms no account sat at once
 # idle this many days; unset: a session's life (SESSION_COOKIE_AGE, two weeks).

@@ -16,10 +16,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
+from accounts.identity import player_from_request
 from accounts.models import User
 from cardgames.ratings.selectors import ratings_of
 from cardgames.tables.models import GameResult, Table
-from cardgames.tables.selectors import finished_games
+from cardgames.tables.selectors import finished_games, finished_games_shown_to
 
 from .games import GAMES_BY_SLUG
 from .profile_data import profile_context
@@ -67,9 +68,11 @@ def public_profile_view(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(User, username__iexact=username, is_active=True)
     if user.username != username:
         return redirect("frontend:public_profile", username=user.username)
+    shown = finished_games_shown_to(user_id=user.pk, viewer=player_from_request(request))
     context = {
         "profile_user": user,
-        "games": [_game_row(result, user.pk) for result in finished_games(user_id=user.pk)[:PUBLIC_GAMES]],
+        # a friends or practice game is shown to those who sat at it (issue 26: rooms are private)
+        "games": [_game_row(result, user.pk) for result in shown[:PUBLIC_GAMES]],
         "ratings": ratings_of(user.pk),
         "is_me": request.user.is_authenticated and request.user.pk == user.pk,
         **profile_context(user, private=False),

@@ -10,6 +10,7 @@ script draws each step with the table page's renderers (``static/frontend/render
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -17,7 +18,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounts.identity import player_from_request
-from cardgames.tables import selectors
+from accounts.throttling import client_ip
+from cardgames.tables import access, selectors
 from cardgames.tables.errors import TableError
 from cardgames.tables.models import Table
 
@@ -50,8 +52,13 @@ def replay_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if table is None:
         raise Http404("no such table")
     game = GAMES_BY_SLUG.get(table.game)
+    viewer = player_from_request(request)
+    try:  # a room's game is shown to its seats, invitees, staff and its code (issue 26)
+        access.require_watch(table, viewer, request.GET.get("code"), address=client_ip(request))
+    except TableError as exc:
+        raise PermissionDenied(exc.message) from None
     try:
-        replay = selectors.replay_for(table=table, viewer=player_from_request(request))
+        replay = selectors.replay_for(table=table, viewer=viewer)
     except TableError:
         context = {"table": table, "game": game}
         return render(request, "frontend/replay_unavailable.html", context, status=400)

@@ -19,8 +19,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.forms import GuestForm
 from accounts.guests import start_guest
 from accounts.identity import Player, player_from_request
+from accounts.throttling import client_ip
 from cardgames.catalogue import CATALOGUE
-from cardgames.tables import selectors, services
+from cardgames.tables import access, selectors, services
 from cardgames.tables.errors import TableError
 
 from .games import GAME_LIST, GAMES_BY_SLUG
@@ -140,8 +141,11 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     """ "Unirse con código": a room's code typed on the home page (PF-3, PF-23)."""
     code = (request.GET.get("code") or "").strip().upper()
     try:
-        table = services.find_room(code=code)
-    except TableError:
+        table = access.find_room(code=code, address=client_ip(request))
+    except TableError as exc:
+        if exc.code == "too_many_guesses":
+            messages.error(request, exc.message)
+            return redirect("frontend:home")
         messages.error(request, _("No hay ninguna sala con ese código."))
         return redirect("frontend:home")
     return redirect("frontend:table", code=table.code)
@@ -155,8 +159,11 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     the table socket from ``static/frontend/table.js``.
     """
     try:
-        table = services.find_room(code=code)
-    except TableError:
+        table = access.find_room(code=code, address=client_ip(request))
+    except TableError as exc:
+        if exc.code == "too_many_guesses":
+            messages.error(request, exc.message)
+            return redirect("frontend:home")
         raise Http404("no such room") from None
     if table.code != code:
         return redirect("frontend:table", code=table.code)
@@ -171,7 +178,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             player = player_from_request(request)
         if player is not None:
             try:
-                services.join_room(table_id=table.pk, player=player)
+                services.join_room(table_id=table.pk, player=player, code=table.code)
             except TableError as exc:
                 messages.error(request, exc.message)
             return redirect("frontend:table", code=table.code)
@@ -186,7 +193,8 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         "id": table.pk,
         "code": table.code,
         "game": table.game,
-        "socket": f"/ws/tables/{table.pk}/",
+        # the page's code opens the socket of a room one watches (issue 26: the code is its key)
+        "socket": f"/ws/tables/{table.pk}/?code={table.code}",
         "api": f"/api/tables/{table.pk}",
         "link": request.build_absolute_uri(reverse("frontend:table", args=[table.code])),
         "home": reverse("frontend:home"),

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -20,17 +21,35 @@ from rest_framework.views import APIView
 from accounts.authentication import CsrfSessionAuthentication
 from accounts.guests import start_guest
 from accounts.identity import Player, player_from_request
+from accounts.throttling import client_ip
 from cardgames.bots import LEVELS
 from cardgames.catalogue import GAMES
 from config.api import paginate
 from config.schema import PAGE_PARAMETER, paginated
 
-from . import selectors, services
+from . import access, selectors, services
 from .errors import TableError
 from .models import Table
 
 NOT_FOUND_CODES = {"no_such_table", "no_such_invitation"}
-FORBIDDEN_CODES = {"not_host", "identity_required", "login_required", "spectator", "not_seated", "muted"}
+FORBIDDEN_CODES = {
+    "not_host",
+    "identity_required",
+    "login_required",
+    "spectator",
+    "not_seated",
+    "muted",
+    "private_room",
+}
+TOO_MANY_CODES = {"too_many_guesses"}
+#: a room's code, for a door that takes the table's id (issue 26: the code is the room's key)
+CODE_PARAMETER = OpenApiParameter(
+    "code",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="The room's code, for a friends or practice room you neither sit at nor were invited to.",
+)
 
 
 def error_response(exc: TableError) -> Response:
@@ -39,6 +58,8 @@ def error_response(exc: TableError) -> Response:
         if exc.code in NOT_FOUND_CODES
         else status.HTTP_403_FORBIDDEN
         if exc.code in FORBIDDEN_CODES
+        else status.HTTP_429_TOO_MANY_REQUESTS
+        if exc.code in TOO_MANY_CODES
         else status.HTTP_400_BAD_REQUEST
     )
     return Response(exc.as_dict(), status=code)
@@ -59,7 +80,8 @@ def room_summary(request: Request, table: Table) -> dict[str, Any]:
         "num_players": table.num_players,
         "options": table.options,
         "seats": [{"seat": s.index, "name": s.name, "kind": s.kind} for s in table.seats.all()],
-        "socket": f"/ws/tables/{table.pk}/",
+        # the code opens a room's socket for a spectator (a seat needs none): issue 26
+        "socket": f"/ws/tables/{table.pk}/" + (f"?code={table.code}" if table.code else ""),
     }
 
 
@@ -74,6 +96,12 @@ class CreateRoomSerializer(serializers.Serializer):
 
 class NameSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, max_length=40)
+
+
+class RoomJoinSerializer(NameSerializer):
+    code = serializers.CharField(
+        required=False, max_length=16, help_text="the room's code (its link carries it; PF-24)"
+    )
 
 
 class BotSerializer(serializers.Serializer):
@@ -108,6 +136,17 @@ class TablesAPIView(APIView):
                 raise TableError("identity_required", " ".join(exc.messages)) from None
             player = player_from_request(request._request)
         return player
+
+    def watched(self, request: Request, table_id: int, code: Any = None) -> Table:
+        """The table, if the caller may see it (issue 26, ``access``): a room needs its ``code``
+        (the query's, unless given), a seat, an invitation or staff; online tables are public."""
+        table = selectors.get_table(table_id)
+        if code is None:
+            code = request.query_params.get("code")
+        access.require_watch(
+            table, player_from_request(request._request), code, address=client_ip(request._request)
+        )
+        return table
 
     def valid(self, serializer_class: type[serializers.Serializer], request: Request) -> dict[str, Any]:
         serializer = serializer_class(data=request.data if isinstance(request.data, dict) else {})
@@ -150,24 +189,30 @@ class TableListView(TablesAPIView):
 class RoomByCodeView(TablesAPIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request, code: str) -> Response:
-        """A live room by its code (PF-3, PF-23)."""
-        return Response(room_summary(request, services.find_room(code=code)))
+        """A live room by its code (PF-3, PF-23); wrong codes are counted per address (issue 26)."""
+        return Response(
+            room_summary(request, access.find_room(code=code, address=client_ip(request._request)))
+        )
 
 
 class TableDetailView(TablesAPIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(parameters=[CODE_PARAMETER], responses={200: dict})
     def get(self, request: Request, table_id: int) -> Response:
         """The caller's envelope: the same as the socket's snapshot."""
-        table = selectors.get_table(table_id)
+        table = self.watched(request, table_id)
         return Response(selectors.table_view_for(table=table, viewer=self.player(request)))
 
 
 class JoinView(TablesAPIView):
-    @extend_schema(request=NameSerializer, responses={200: dict})
+    @extend_schema(request=RoomJoinSerializer, responses={200: dict})
     def post(self, request: Request, table_id: int) -> Response:
-        """Sit at a waiting friends room, or watch (``seat`` null) a started or full one (PF-26)."""
-        data = self.valid(NameSerializer, request)
-        seat = services.join_room(table_id=table_id, player=self.player(request, data.get("name")))
+        """Sit at a waiting friends room, or watch (``seat`` null) a started or full one (PF-26).
+
+        A room is joined with its ``code`` (or an invitation): its id alone is no key (issue 26)."""
+        data = self.valid(RoomJoinSerializer, request)
+        code = data.get("code", "")
+        self.watched(request, table_id, code)  # before a visitor's name makes a guest
+        seat = services.join_room(table_id=table_id, player=self.player(request, data.get("name")), code=code)
         table = selectors.get_table(table_id)
         return Response({**room_summary(request, table), "seat": seat.index if seat else None})
 
@@ -226,10 +271,10 @@ class MuteView(TablesAPIView):
 
 
 class ChatView(TablesAPIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(parameters=[CODE_PARAMETER], responses={200: dict})
     def get(self, request: Request, table_id: int) -> Response:
         """The room's chat, the last 50 messages (spectators read it too, PF-34)."""
-        table = selectors.get_table(table_id)
+        table = self.watched(request, table_id)
         return Response({"results": selectors.chat_history(table=table)})
 
     @extend_schema(request=ChatSerializer, responses={201: dict})
@@ -275,15 +320,16 @@ class InvitationAnswerView(TablesAPIView):
 
 
 class ReplayView(TablesAPIView):
-    @extend_schema(responses={200: dict})
+    @extend_schema(parameters=[CODE_PARAMETER], responses={200: dict})
     def get(self, request: Request, table_id: int) -> Response:
         """A finished game step by step, as the caller was entitled to see it."""
-        table = selectors.get_table(table_id)
+        table = self.watched(request, table_id)
         return Response(selectors.replay_for(table=table, viewer=self.player(request)))
 
 
 class VerifyView(TablesAPIView):
     @extend_schema(
+        parameters=[CODE_PARAMETER],
         responses=inline_serializer(
             "ShuffleCheck",
             {
@@ -293,8 +339,8 @@ class VerifyView(TablesAPIView):
                 "replay_matches_final_state": serializers.BooleanField(),
                 "ok": serializers.BooleanField(),
             },
-        )
+        ),
     )
     def get(self, request: Request, table_id: int) -> Response:
         """The public shuffle check of a finished game: seed ↔ commitment, log ↔ final state."""
-        return Response(selectors.verify_table(table=selectors.get_table(table_id)))
+        return Response(selectors.verify_table(table=self.watched(request, table_id)))

@@ -14,6 +14,7 @@ import logging
 import time
 import uuid
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -31,6 +32,8 @@ from .errors import TableError
 from .fanout import fanout, spawn
 
 log = logging.getLogger(__name__)
+#: the close code of a refused socket (else 4404): the page stops reconnecting on 44xx
+REFUSAL_CLOSE_CODES = {"identity_required": 4401, "private_room": 4403, "too_many_guesses": 4429}
 
 
 def _on_db(func: Any) -> Any:
@@ -108,11 +111,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.limiter = protocol.RateLimiter()
         self.hinted: dict[str, Any] | None = None  # the last hint frame: asked again, sent again
         await self.accept()
-        refusal = await database_sync_to_async(sockets.admit)(self.table_id, self.player)
+        code = parse_qs(self.scope.get("query_string", b"").decode("latin1")).get("code", [""])[0]
+        address = (self.scope.get("client") or ("",))[0] or ""
+        refusal = await database_sync_to_async(sockets.admit)(self.table_id, self.player, code, address)
         if refusal is not None:
             # Accept first so the browser gets a reason, not a bare failed handshake (1006).
             await self.send_error(TableError(refusal))
-            await self.close(code=4401 if refusal == "identity_required" else 4404)
+            await self.close(code=REFUSAL_CLOSE_CODES.get(refusal, 4404))
             return
         runner.ensure_started()
         self.joined = True

@@ -47,6 +47,8 @@ MESSAGES: dict[str, Any] = {
     "too_many_rooms": _("Ya tienes demasiadas mesas abiertas: termina o cierra alguna."),
     "too_many_invitations": _("Tienes demasiadas invitaciones pendientes: espera a que respondan."),
     "chat_full": _("El chat de esta mesa está lleno."),
+    "private_room": _("Esta sala es privada: entra con su enlace o su código."),
+    "too_many_guesses": _("Demasiados códigos equivocados: espera %(minutes)s min y vuelve a probar."),
 }
 
 

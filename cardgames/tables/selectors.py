@@ -18,7 +18,7 @@ from accounts.identity import Player
 from cardgames import bots
 from cardgames.engines import IllegalAction, get_engine
 
-from . import envelopes, movelog, statements
+from . import access, envelopes, movelog, statements
 from .errors import TableError
 from .models import ActionLog, ChatMessage, Invitation, Seat, Table
 from .services import IDLE_HOURS, chat_message_dict, invitation_dict
@@ -234,3 +234,15 @@ def finished_games(*, user_id: int) -> QuerySet[Any]:
         .select_related("table")
         .order_by("-finished_at", "-pk")
     )
+
+
+def finished_games_shown_to(*, user_id: int, viewer: Player | None) -> QuerySet[Any]:
+    """The user's finished games that ``viewer`` may see (another player's page): online and
+    buy-in games, rooms where the viewer sat too; staff see all (issue 26, ``access``)."""
+    games = finished_games(user_id=user_id)
+    if access.is_staff(viewer):
+        return games
+    shown = Q(table__mode__in=access.PUBLIC_MODES)
+    if viewer is not None:
+        shown |= Q(table__in=Table.objects.filter(seats__player_key=viewer.key))
+    return games.filter(shown)

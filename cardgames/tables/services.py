@@ -32,7 +32,7 @@ from cardgames.catalogue import CatalogueError, clean_options, game_spec
 from cardgames.engines import Engine, IllegalAction, get_engine
 from cardgames.engines.guandan.cards import level_number, parse_level
 
-from . import broadcast, envelopes, flow, hooks, statements
+from . import access, broadcast, envelopes, flow, hooks, statements
 
 # the core's writes (core.py) keep their old private names here: this module's calls read as before
 from .core import close as _close
@@ -213,11 +213,14 @@ def find_room(*, code: Any) -> Table:
     return table
 
 
-def join_room(*, table_id: int, player: Player | None, now: datetime | None = None) -> Seat | None:
+def join_room(
+    *, table_id: int, player: Player | None, code: Any = None, now: datetime | None = None
+) -> Seat | None:
     """Sit ``player`` at a waiting friends room; None means they watch (PF-26).
 
-    Latecomers, a full room and practice tables (someone else's bots game) give a
-    spectator. Joining twice returns the same seat.
+    A room is joined by its ``code`` (its link carries it) or an invitation, never by its id
+    alone (``private_room``, PF-24, PF-61: ``access``). Latecomers, a full room and practice
+    tables (someone else's bots game) give a spectator. Joining twice returns the same seat.
     """
     if player is None:
         raise TableError("identity_required")
@@ -227,6 +230,8 @@ def join_room(*, table_id: int, player: Player | None, now: datetime | None = No
         seat = _seat_of(table, player)
         if seat is not None:
             return seat
+        if not access.may_watch(table, player, code):
+            raise TableError("private_room")
         if table.mode != Table.Mode.FRIENDS or table.status != Table.Status.WAITING:
             return None
         index = _free_index(table)

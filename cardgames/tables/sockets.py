@@ -11,25 +11,29 @@ from typing import Any
 
 from accounts.identity import Player
 
-from . import broadcast, selectors, services
+from . import access, broadcast, selectors, services
 from .errors import TableError
 
 
-def admit(table_id: int, player: Player | None) -> str | None:
+def admit(table_id: int, player: Player | None, code: str = "", address: str = "") -> str | None:
     """None if ``player`` may open this table's socket, else an error code.
 
-    Users may watch any table; a guest only a table they sit at, or a friends room (they
-    had its code or link, PF-24/PF-26); an anonymous socket never.
+    A room (friends or practice) opens to its seats, its invitees, staff and whoever sends its
+    ``code`` (the page's link carries it: PF-24, PF-26, issue 26), never to its id alone
+    (``private_room``; a wrong code counts as a guess from ``address``). Online tables are public
+    to watch for users; a guest watches only one they sit at or hold the code of
+    (``guests_not_allowed``). An anonymous socket never opens (``identity_required``).
     """
     if player is None:
         return "identity_required"
     try:
         table = selectors.get_table(table_id)
+        access.require_watch(table, player, code or None, address=address)
     except TableError as exc:
         return exc.code
-    if player.is_user or table.mode == table.Mode.FRIENDS or selectors.seat_for(table, player) is not None:
+    if player.is_user or not access.is_public(table) or access.holds_code(table, code):
         return None
-    return "guests_not_allowed"
+    return None if selectors.seat_for(table, player) is not None else "guests_not_allowed"
 
 
 def envelope(table_id: int, player: Player | None) -> dict[str, Any]:

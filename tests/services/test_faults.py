@@ -121,7 +121,7 @@ def people_game(faults: Faults, prefix: str, stats: Stats, players: int = 4, thi
         stack.http(0), "POST", "/api/tables", {"game": "one_card", "mode": "friends", "players": players}
     )
     for user in guests:
-        user.api(stack.http(1), "POST", f"/api/tables/{room['id']}/join", {})
+        user.api(stack.http(1), "POST", f"/api/tables/{room['id']}/join", {"code": room["code"]})
     host.api(stack.http(0), "POST", f"/api/tables/{room['id']}/start", {})
     a, b = stack.ports
     clients = [

@@ -32,7 +32,8 @@ def test_four_people_on_two_daphnes_survive_a_killed_daphne(
         room = host.api(stack.http(0), "POST", "/api/tables", {"game": "one_card", "mode": "friends"})
         table_id = room["id"]
         for i, user in enumerate(guests):
-            joined = user.api(stack.http(i % 2), "POST", f"/api/tables/{table_id}/join", {})
+            code = {"code": room["code"]}  # the room's key (issue 26)
+            joined = user.api(stack.http(i % 2), "POST", f"/api/tables/{table_id}/join", code)
             assert joined["seat"] == i + 1
         host.api(stack.http(1), "POST", f"/api/tables/{table_id}/start", {})
         first, second = stack.ports

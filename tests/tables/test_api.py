@@ -58,9 +58,10 @@ def test_friends_join_by_code_and_refusals_are_json_with_codes(csrf_client: Clie
         404,
         {"code": "no_such_table", "detail": "Esa mesa no existe o ya se cerró."},
     )
-    status, body = api(csrf_client, "post", f"/api/tables/{room['id']}/join", {})
+    status, body = api(csrf_client, "post", f"/api/tables/{room['id']}/join", {"code": room["code"]})
     assert (status, body["code"]) == (403, "identity_required")
-    status, joined = api(csrf_client, "post", f"/api/tables/{room['id']}/join", {"name": "Lola"})
+    lola = {"name": "Lola", "code": room["code"]}
+    status, joined = api(csrf_client, "post", f"/api/tables/{room['id']}/join", lola)
     assert status == 200 and joined["seat"] == 1
     status, body = api(csrf_client, "post", f"/api/tables/{room['id']}/start")
     assert (status, body["code"]) == (403, "not_host")
@@ -84,21 +85,22 @@ def test_replays_show_each_viewer_only_their_own_view_and_the_verifier_replays_t
     table = services.create_room(player=ana, game="one_card", mode="bots", players=2, now=clock.now)
     table = services.start_table(table_id=table.pk, player=ana, now=clock.now)
     anon = Client()
-    assert api(anon, "get", f"/api/tables/{table.pk}/verify")[1]["code"] == "not_finished"
+    with_code = f"?code={table.code}"  # Ana shared her practice table's link (issue 26)
+    assert api(anon, "get", f"/api/tables/{table.pk}/verify{with_code}")[1]["code"] == "not_finished"
     table = play_out(table, {0: ana}, clock)
     owner = Client()
     owner.force_login(User.objects.get(username="Ana"))
     status, replay = api(owner, "get", f"/api/tables/{table.pk}/replay")
     assert status == 200 and replay["seat"] == 0 and replay["steps"][0]["type"] == "deal"
     assert "hand" in replay["steps"][0]["view"] and replay["steps"][0]["view"]["hand"]
-    status, watched = api(anon, "get", f"/api/tables/{table.pk}/replay")
+    status, watched = api(anon, "get", f"/api/tables/{table.pk}/replay{with_code}")
     assert watched["seat"] is None and not watched["steps"][0]["view"].get("hand")
-    status, check = api(anon, "get", f"/api/tables/{table.pk}/verify")
+    status, check = api(anon, "get", f"/api/tables/{table.pk}/verify{with_code}")
     assert status == 200 and check["ok"] and check["replay_matches_final_state"]
     assert hashlib.sha256(check["seed"].encode()).hexdigest() == check["seed_hash"]
     # a tampered log no longer replays to the stored state
     Table.objects.filter(pk=table.pk).update(seed="0" * 32)
-    assert api(anon, "get", f"/api/tables/{table.pk}/verify")[1]["ok"] is False
+    assert api(anon, "get", f"/api/tables/{table.pk}/verify{with_code}")[1]["ok"] is False
 
 
 @pytest.mark.django_db(transaction=True)

@@ -137,7 +137,9 @@ def test_an_outsider_sees_the_spectators_replay_with_no_hidden_card(outsider: st
     table = finished_one_card(ana, clock)
     client = Client() if outsider == "anonymous" else client_of("Eva")
 
-    response = client.get(reverse("frontend:replay", args=[table.pk]))
+    assert client.get(reverse("frontend:replay", args=[table.pk])).status_code == 403  # by id alone
+
+    response = client.get(reverse("frontend:replay", args=[table.pk]) + f"?code={table.code}")
 
     assert response.status_code == 200
     replay = page_config(response)["replay"]

@@ -66,16 +66,19 @@ def test_pf22_pf24_guests_join_a_friends_room_by_code_and_latecomers_watch() -> 
     table = services.create_room(player=host, game="puteo", mode="friends", players=3, options={"lives": 3})
     assert table.options == {"lives": 3, "mode": "classic"}
     lola = guest_player("Lola", "g-lola")
-    seat = services.join_room(table_id=services.find_room(code=table.code.lower()).pk, player=lola)
+    found = services.find_room(code=table.code.lower())
+    seat = services.join_room(table_id=found.pk, code=table.code.lower(), player=lola)
     assert seat is not None and seat.index == 1 and seat.kind == Seat.Kind.GUEST
-    assert services.join_room(table_id=table.pk, player=lola).pk == seat.pk  # twice: the same seat
+    again = services.join_room(table_id=table.pk, code=table.code, player=lola)
+    assert again is not None and again.pk == seat.pk  # twice: the same seat
     with refused("seats_empty"):
         services.start_table(table_id=table.pk, player=host, now=clock.now)
     with refused("not_host"):
         services.add_bot(table_id=table.pk, player=lola, level="easy")
     services.add_bot(table_id=table.pk, player=host, level="hard")
     services.start_table(table_id=table.pk, player=host, now=clock.now)
-    assert services.join_room(table_id=table.pk, player=user_player("Tarde")) is None  # PF-26
+    late = user_player("Tarde")
+    assert services.join_room(table_id=table.pk, code=table.code, player=late) is None  # PF-26
 
 
 def test_options_and_player_counts_are_checked_against_the_catalogue() -> None:
@@ -162,14 +165,15 @@ def test_pf13_a_bots_room_seats_bots_of_the_chosen_level_and_nobody_else() -> No
     table = services.create_room(player=ana, game="pika", mode="bots", players=3, bot_level="hard")
     seats = [(s.kind, s.bot_level) for s in table.seats.all()]
     assert seats == [("human", ""), ("bot", "hard"), ("bot", "hard")]
-    assert services.join_room(table_id=table.pk, player=user_player("Bea")) is None  # watches
+    bea = user_player("Bea")
+    assert services.join_room(table_id=table.pk, code=table.code, player=bea) is None  # watches
 
 
 def test_pf25_host_controls_bots_levels_and_seats_before_the_start() -> None:
     clock = Clock()
     host, bea = user_player("Ana"), user_player("Bea")
     table = services.create_room(player=host, game="one_card", mode="friends", players=3)
-    services.join_room(table_id=table.pk, player=bea)
+    services.join_room(table_id=table.pk, code=table.code, player=bea)
     bot = services.add_bot(table_id=table.pk, player=host, level="easy")
     with refused("table_full"):
         services.add_bot(table_id=table.pk, player=host, level="easy")
@@ -191,7 +195,7 @@ def test_pf25_host_controls_bots_levels_and_seats_before_the_start() -> None:
 def test_the_host_role_passes_on_when_the_host_leaves_before_the_start() -> None:
     host, bea = user_player("Ana"), user_player("Bea")
     table = services.create_room(player=host, game="one_card", mode="friends")
-    services.join_room(table_id=table.pk, player=bea)
+    services.join_room(table_id=table.pk, code=table.code, player=bea)
     services.leave_room(table_id=table.pk, player=host)
     table.refresh_from_db()
     assert table.host_key == bea.key and table.status == Table.Status.WAITING
@@ -246,7 +250,7 @@ def test_pf34_chat_cap_rate_limit_mute_and_spectators_read_only() -> None:
     clock = Clock()
     ana, bea = user_player("Ana"), user_player("Bea")
     table = services.create_room(player=ana, game="one_card", mode="friends")
-    services.join_room(table_id=table.pk, player=bea)
+    services.join_room(table_id=table.pk, code=table.code, player=bea)
     message = services.post_chat(table_id=table.pk, player=bea, text="  <b>hola</b>  ", now=clock.now)
     assert message.text == "<b>hola</b>"  # kept as text (cleaned, never escaped); escaped on output
     with refused("chat_too_long"):
@@ -325,7 +329,7 @@ def test_pf61_a_guest_chat_line_is_marked_as_a_guest() -> None:
     paco = guest_player("Paco", "g-paco")
     table = services.create_room(player=paco, game="pika", mode="friends", now=clock.now)
     ana = user_player("Ana")
-    services.join_room(table_id=table.pk, player=ana)
+    services.join_room(table_id=table.pk, code=table.code, player=ana)
     guest_line = services.chat_message_dict(services.post_chat(table_id=table.pk, player=paco, text="hola"))
     user_line = services.chat_message_dict(services.post_chat(table_id=table.pk, player=ana, text="hola"))
     assert (guest_line["guest"], user_line["guest"]) == (True, False)

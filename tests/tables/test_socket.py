@@ -73,7 +73,7 @@ def started_practice(player: Player, game: str, **room: Any) -> int:
 def friends_room(host: Player, guest: Player, game: str, **room: Any) -> int:
     """A waiting friends room of ``host`` where ``guest`` sits too: its table id."""
     table = services.create_room(player=host, game=game, mode="friends", **room)
-    services.join_room(table_id=table.pk, player=guest)
+    services.join_room(table_id=table.pk, code=table.code, player=guest)
     connection.close()
     return table.pk
 
@@ -81,11 +81,14 @@ def friends_room(host: Player, guest: Player, game: str, **room: Any) -> int:
 class Client_:
     """A socket with the frames it received, able to wait for a version."""
 
-    def __init__(self, table_id: int, cookie: bytes | None, origin: bytes = ORIGIN) -> None:
+    def __init__(
+        self, table_id: int, cookie: bytes | None, origin: bytes = ORIGIN, *, code: str | None = None
+    ) -> None:
         headers = [(b"origin", origin), (b"host", b"127.0.0.1:8000")]
         if cookie:
             headers.append((b"cookie", cookie))
-        self.ws = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+        path = f"/ws/tables/{table_id}/" + (f"?code={code}" if code else "")
+        self.ws = WebsocketCommunicator(application, path, headers=headers)
         self.frames: list[dict[str, Any]] = []
         self.version = -1
 
@@ -225,7 +228,8 @@ async def test_a_whole_game_over_the_socket_with_a_spectator_and_no_leaks(game: 
     options = {"lives": 3} if game == "puteo" else None
 
     table_id = await started_practice(ana, game, options=options, bot_level="easy")
-    host, spectator = Client_(table_id, ana_cookie), Client_(table_id, mira_cookie)
+    code = (await _table(table_id)).code  # Ana shared the link: its code lets Mira watch
+    host, spectator = Client_(table_id, ana_cookie), Client_(table_id, mira_cookie, code=code)
     assert await host.connect() and await spectator.connect()
     await host.until(lambda f: f.get("type") == "chat_history")
     await spectator.until(lambda f: f.get("type") == "chat_history")
@@ -318,34 +322,48 @@ async def test_a_replayed_action_id_is_refused_and_applied_once() -> None:
     await client.close()
 
 
-async def test_anonymous_sockets_are_refused_and_guests_only_where_they_belong() -> None:
+async def test_anonymous_sockets_are_refused_and_rooms_open_to_their_code_or_a_seat() -> None:
+    """Issue 26 (PF-24, PF-61): a room's socket opens to a seat or its code, never to its id alone."""
     paco, paco_cookie = await as_guest("Paco", "g-paco")
     _lola, lola_cookie = await as_guest("Lola", "g-lola")
+    _mira, mira_cookie = await signed_in("Mira")
 
     @sync_to_async
-    def create() -> tuple[int, int]:
+    def create() -> tuple[Table, Table, Table]:
         practice = services.create_room(player=paco, game="pika", mode="bots")
         friends = services.create_room(player=paco, game="pika", mode="friends")
+        online = Table.objects.create(
+            game="pika", mode="online", code="123456", num_players=2, last_activity_at=timezone.now()
+        )
         connection.close()
-        return practice.pk, friends.pk
+        return practice, friends, online
 
-    practice_id, friends_id = await create()
-    anonymous = Client_(practice_id, None)
-    assert await anonymous.connect()
-    assert (await anonymous.next())["code"] == "identity_required"
-    assert (await anonymous.ws.receive_output())["code"] == 4401
-    stranger = Client_(practice_id, lola_cookie)  # a guest at someone else's practice table
-    assert await stranger.connect()
-    assert (await stranger.next())["code"] == "guests_not_allowed"
-    owner = Client_(practice_id, paco_cookie)
+    async def refusal(client: Client_) -> tuple[str, int]:
+        assert await client.connect()
+        code = (await client.next())["code"]
+        return code, (await client.ws.receive_output())["code"]
+
+    practice, friends, online = await create()
+    assert await refusal(Client_(practice.pk, None, code=practice.code)) == ("identity_required", 4401)
+    for table in (practice, friends):  # a guest and a user, by id alone or a wrong code
+        for cookie in (lola_cookie, mira_cookie):
+            assert await refusal(Client_(table.pk, cookie)) == ("private_room", 4403)
+            assert await refusal(Client_(table.pk, cookie, code="999999")) == ("private_room", 4403)
+    owner = Client_(practice.pk, paco_cookie)  # a seat needs no code: the player's reconnect
     assert await owner.connect()
     assert (await owner.next())["table"]["you"]["seat"] == 0
     await owner.close()
-    friend = Client_(friends_id, lola_cookie)  # a friends room: she had the link, she may watch
-    assert await friend.connect()
-    assert (await friend.next())["table"]["you"]["role"] == "spectator"
-    await friend.close()
-    foreign = Client_(friends_id, paco_cookie, origin=b"https://evil.example")
+    for table in (practice, friends):  # the link's code: she may watch
+        friend = Client_(table.pk, lola_cookie, code=table.code.lower())
+        assert await friend.connect()
+        assert (await friend.next())["table"]["you"]["role"] == "spectator"
+        await friend.close()
+    watcher = Client_(online.pk, mira_cookie)  # an online table is public to users
+    assert await watcher.connect()
+    assert (await watcher.next())["table"]["you"]["role"] == "spectator"
+    await watcher.close()
+    assert await refusal(Client_(online.pk, lola_cookie)) == ("guests_not_allowed", 4404)
+    foreign = Client_(friends.pk, paco_cookie, origin=b"https://evil.example")
     assert not await foreign.connect()
 
 
@@ -355,7 +373,8 @@ async def test_chat_reaches_players_and_spectators_and_html_is_text() -> None:
     _mira, mira_cookie = await signed_in("Mira")
 
     table_id = await friends_room(ana, bea, "puteo", players=2)
-    clients = [Client_(table_id, c) for c in (ana_cookie, bea_cookie, mira_cookie)]
+    code = (await _table(table_id)).code
+    clients = [Client_(table_id, c, code=code) for c in (ana_cookie, bea_cookie, mira_cookie)]
     for client in clients:
         assert await client.connect()
         await client.until(lambda f: f.get("type") == "chat_history")

@@ -142,7 +142,7 @@ function connect() {
   socket.addEventListener("close", (event) => {
     if (event.target !== socket) return; // a socket already replaced after the network came back
     clearInterval(heartbeat);
-    if (closedForGood || event.code === 4401 || event.code === 4404) {
+    if (closedForGood || event.code === 4401 || event.code === 4403 || event.code === 4404) {
       closedForGood = true;
       if (!$("notice").textContent) showNotice(t("refused"));
       return;
@@ -252,7 +252,7 @@ function onFrame(frame) {
       if (!env || frame.version >= env.version || frame.table.status !== env.status) render(frame.table);
       break;
     case "error":
-      if (frame.code === "identity_required" || frame.code === "guests_not_allowed" || frame.code === "no_such_table") closedForGood = true;
+      if (["identity_required", "guests_not_allowed", "no_such_table", "private_room"].includes(frame.code)) closedForGood = true;
       if (frame.code !== "stale") showNotice(t("error", { message: frame.message }));
       if (env) render(env); // enable the buttons again; a stale action gets a snapshot next
       break;
