@@ -12,6 +12,8 @@ Rules implemented (docs/economy.md, ../shared/rules/platform.md):
 * PF-57 ``game_coins``: base rate B per game; against bots nothing; friends room B // 2
   to each 1st place; online place p of N pays B * (N - p + 1) // N, and seats sharing a
   place get the mean of the places they span, rounded down.
+* PF-13/PF-14 ``rewarded_seats``: a friends game pays only the people who played it, and only
+  when at least two did (one person and bots is practice).
 * PF-58 ``game_xp``: the same shape with 10 * (N - p + 1) online and 5 for a friends win;
   ``level_for_xp``: level n is reached at 100 * (n - 1) ** 2 XP.
 * PF-59 ``boosted``: the gold booster (x2) and VIP pass (x3/2) multiply each other and
@@ -36,6 +38,8 @@ BASE_RATES: Final[dict[str, int]] = {slug: spec.base_rate for slug, spec in CATA
 WELCOME_GRANT: Final[int] = 1000
 DAILY_BONUS: Final[int] = 100
 LEAGUE_PRIZES: Final[tuple[int, ...]] = (1000, 500, 250)
+#: PF-13/PF-14 (issue 26): a friends game pays only when at least this many people played it
+FRIENDS_MIN_PEOPLE: Final[int] = 2
 
 # Shop items (PF-59): price in coins, duration in hours, reward multiplier.
 ITEM_PRICES: Final[dict[str, int]] = {"gold_booster": 300, "vip_pass": 2000}
@@ -112,6 +116,22 @@ def game_coins(mode: Mode, base: int, places: Sequence[int]) -> list[int]:
     if mode == "online":
         return _shared_mean(online_schedule(base, len(places)), places)
     raise ValueError(f"unknown mode {mode!r}")
+
+
+def rewarded_seats(mode: Mode, played: Sequence[bool]) -> list[bool]:
+    """Which seats a game's rewards may reach (PF-13, PF-14; issue 26).
+
+    ``played[i]``: seat ``i`` is a person (registered or guest) who played the game themselves
+    (the table service decides: their own moves at least as many as those made for them). A
+    friends game pays only the seats whose person played, and nobody at all unless at least
+    ``FRIENDS_MIN_PEOPLE`` did: one person among bots is practice, which pays nothing (PF-13),
+    whatever the room's mode. Other modes decide as before (simulated seats zeroed by the caller).
+    """
+    if mode != "friends":
+        return [True] * len(played)
+    if sum(1 for p in played if p) < FRIENDS_MIN_PEOPLE:
+        return [False] * len(played)
+    return [bool(p) for p in played]
 
 
 def game_xp(mode: Mode, places: Sequence[int]) -> list[int]:

@@ -86,6 +86,14 @@ def counts_as_absence(timer: Timer) -> bool:
     return timer.get("seat") is not None and timer["name"] not in WINDOW_TIMERS
 
 
+def played_themselves(own_moves: int, made_for_them: int) -> bool:
+    """PF-13/PF-14 (issue 26): did a person play a game themselves? At least one move of their own,
+    and at least as many as were made for them (lapsed decisions of their own and the stand-in
+    bot's moves, PF-63): a second account that sits and goes has not; a friend who drops out
+    near the end has."""
+    return own_moves > 0 and own_moves >= made_for_them
+
+
 def wanted_bot_seats(to_act: Iterable[int], bot_seats: Iterable[int]) -> list[int]:
     """The seats a bot plays that may act now, in ``to_act`` order."""
     bots = set(bot_seats)

@@ -10,16 +10,19 @@ idempotent by key (``reward:table:<id>:<user>``, ``settle:<pot>``).
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count
 from django.dispatch import Signal
 from django.utils import timezone
 
 from economy.services import SeatResult, reward_game, settle_pot
 
-from .models import GameResult, Seat, Table
+from . import flow
+from .models import ActionLog, GameResult, Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +59,27 @@ def _seat_rows(table: Table, placements: list[int]) -> list[dict[str, Any]]:
     ]
 
 
+def who_played(table: Table) -> set[int]:
+    """The seats whose person played the game themselves (PF-13/PF-14, issue 26: a friends game
+    pays only when two did): people's seats — never a bot's — whose own moves in the log are at
+    least one and at least as many as those made for them (``flow.played_themselves``)."""
+    people = set(
+        table.seats.filter(kind__in=(Seat.Kind.HUMAN, Seat.Kind.GUEST)).values_list("index", flat=True)
+    )
+    log = ActionLog.objects.filter(table=table, seat__in=people)
+    own: Counter[int] = Counter()
+    made_for: Counter[int] = Counter()
+    for row in log.order_by().values("seat", "source").annotate(moves=Count("pk")):
+        if row["source"] == ActionLog.Source.PLAYER:
+            own[row["seat"]] += row["moves"]
+        elif row["source"] == ActionLog.Source.BOT:  # a person's seat: the stand-in (PF-63)
+            made_for[row["seat"]] += row["moves"]
+    for seat, action in log.filter(source=ActionLog.Source.TIMEOUT).values_list("seat", "action"):
+        if flow.counts_as_absence({"seat": seat, "name": action.get("timer")}):
+            made_for[seat] += 1
+    return {seat for seat in people if flow.played_themselves(own[seat], made_for[seat])}
+
+
 def finish_table(*, table_id: int, now: datetime | None = None) -> GameResult | None:
     """Record, pay and announce a finished table's result; a second call changes nothing.
 
@@ -81,12 +105,18 @@ def finish_table(*, table_id: int, now: datetime | None = None) -> GameResult | 
             finished_at=table.finished_at or moment,
         )
         if table.mode != Table.Mode.BOTS:
+            played = who_played(table) if table.mode == Table.Mode.FRIENDS else None
             reward_game(
                 reference=reward_reference(table),
                 game=table.game,
                 mode=table.mode,
                 seats=[
-                    SeatResult(row["user_id"], row["place"], simulated=row["kind"] == Seat.Kind.SIMULATED)
+                    SeatResult(
+                        row["user_id"],
+                        row["place"],
+                        simulated=row["kind"] == Seat.Kind.SIMULATED,
+                        played=played is None or row["seat"] in played,
+                    )
                     for row in rows
                 ],
                 now=moment,

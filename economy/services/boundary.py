@@ -138,7 +138,8 @@ def seat_results(value: Sequence[Any]) -> Any:
         raise EconomyError("invalid_results")
     ids = [seat.user_id for seat in value if seat.user_id is not None]
     if not all(_an_id(uid) for uid in ids) or not all(
-        isinstance(seat.place, int) and isinstance(seat.simulated, bool) for seat in value
+        isinstance(seat.place, int) and isinstance(seat.simulated, bool) and isinstance(seat.played, bool)
+        for seat in value
     ):
         raise EconomyError("invalid_results")
     if get_user_model().objects.filter(pk__in=set(ids)).count() != len(set(ids)):

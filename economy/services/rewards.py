@@ -28,11 +28,16 @@ GAME_MODES = ("bots", "friends", "online", "buyin")
 
 @dataclass(frozen=True)
 class SeatResult:
-    """One seat of a finished game, in seat order: a registered user or not, and its place."""
+    """One seat of a finished game, in seat order: a registered user or not, and its place.
+
+    ``played``: a person (user or guest) who played this game themselves — False for a bot, and
+    for a person whose seat the timeouts and the stand-in bot played more than they did. Only a
+    friends game reads it (``payouts.rewarded_seats``: two people must have played)."""
 
     user_id: int | None
     place: int
     simulated: bool = False
+    played: bool = True
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,8 @@ def reward_game(
 ) -> list[Reward]:
     """Pay the coins and XP of a finished game by mode (PF-57, PF-58), boosted by PF-59.
 
-    ``bots`` pays nothing; ``friends`` B // 2 and 5 XP to each 1st place; ``online`` every
+    ``bots`` pays nothing; ``friends`` B // 2 and 5 XP to each 1st place that ``played``, and
+    nothing at all unless two seats' people played (issue 26, PF-13); ``online`` every
     place, decreasing, shared places averaged; ``buyin`` (a buy-in table, paid by its pot)
     earns the online XP and no coins. Simulated seats and guests (no user) earn nothing
     but keep their places. Boosters active at ``now`` multiply coins and XP.
@@ -84,12 +90,16 @@ def reward_game(
         raise EconomyError("invalid_results")
     if mode == "buyin" and any(s.simulated or s.user_id is None for s in seats):
         raise EconomyError("humans_only")  # PF-18: every seat of a buy-in table is a paying person
-    fingerprint = [[s.user_id, s.place, bool(s.simulated)] for s in seats]
+    fingerprint = [[s.user_id, s.place, bool(s.simulated), bool(s.played)] for s in seats]
     base_mode: payouts.Mode = "online" if mode == "buyin" else mode  # type: ignore[assignment]
     coins = payouts.game_coins(base_mode, payouts.BASE_RATES[game], places)
     if mode == "buyin":
         coins = [0] * len(seats)
     xp = payouts.game_xp(base_mode, places)
+    # before boosters, so nothing a booster multiplies reaches a seat the rule leaves out
+    reached = payouts.rewarded_seats(base_mode, [s.played for s in seats])
+    coins = [c if ok else 0 for c, ok in zip(coins, reached, strict=True)]
+    xp = [x if ok else 0 for x, ok in zip(xp, reached, strict=True)]
     at = current_time(now)
     rewards: list[Reward] = []
     with transaction.atomic():

@@ -131,3 +131,11 @@ def test_boost_is_floor_of_product(amount: int, items: list[str]) -> None:
     for item in set(items):
         factor *= payouts.ITEM_MULTIPLIERS[item]
     assert payouts.boosted(amount, items) == int(amount * factor) >= amount
+
+
+def test_pf13_friends_rewards_reach_the_people_who_played_and_only_two_or_more() -> None:
+    """Issue 26 (3): ``rewarded_seats`` — friends games need two people who played."""
+    assert payouts.rewarded_seats("friends", [True, False, False, False]) == [False] * 4
+    assert payouts.rewarded_seats("friends", [True, True, False]) == [True, True, False]
+    assert payouts.rewarded_seats("friends", []) == []
+    assert payouts.rewarded_seats("online", [True, False]) == [True, True]  # online decides as before

@@ -298,9 +298,13 @@ class Walk:
             if mode == "buyin" and self.rng.random() < 0.8:
                 n = max(1, len(people))  # a buy-in table seats only paying people (PF-18)
             places = _random_ranking(self.rng, n)
-            seats = [SeatResult(p.pk, places[i]) for i, p in enumerate(people)]
+            # ``played``: did the seat's person play it themselves (a friends game needs two, issue 26)
+            seats = [
+                SeatResult(p.pk, places[i], played=self.rng.random() < 0.8) for i, p in enumerate(people)
+            ]
             seats += [
-                SeatResult(None, places[i], simulated=self.rng.random() < 0.5) for i in range(len(people), n)
+                SeatResult(None, places[i], simulated=self.rng.random() < 0.5, played=self.rng.random() < 0.5)
+                for i in range(len(people), n)
             ]
         at = self.now
         repeated = reference in self.model.games
@@ -318,8 +322,9 @@ class Walk:
             base_mode = "online" if mode == "buyin" else mode
             coins = payouts.game_coins(base_mode, payouts.BASE_RATES[game], places)  # type: ignore[arg-type]
             xp = payouts.game_xp(base_mode, places)  # type: ignore[arg-type]
-            for seat, c, x in zip(seats, coins, xp, strict=True):
-                if seat.user_id is None:
+            reached = payouts.rewarded_seats(base_mode, [seat.played for seat in seats])  # type: ignore[arg-type]
+            for seat, c, x, ok in zip(seats, coins, xp, reached, strict=True):
+                if seat.user_id is None or not ok:
                     continue
                 items = [i for i, s, e in self.model.windows.get(seat.user_id, []) if s <= at < e]
                 self.model.balances[seat.user_id] += 0 if mode == "buyin" else payouts.boosted(c, items)

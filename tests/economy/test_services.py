@@ -243,6 +243,36 @@ def test_pf57_friends_pays_half_to_winners_only(make_user) -> None:
     assert selectors.user_xp(user=a) == 5 and selectors.user_xp(user=b) == 0
 
 
+def test_pf13_a_friends_game_pays_only_when_two_people_played_it(make_user) -> None:
+    """Issue 26 (3): one person and bots in a friends room is practice — no coins, no XP, and so
+    nothing for a booster to multiply; a seat whose person did not play earns nothing either."""
+    ana, bea, eva = make_user(), make_user(), make_user()
+    services.grant_welcome(user=ana)
+    services.purchase_item(user=ana, item="gold_booster")
+    before = balance(ana)
+
+    def bot(place: int) -> SeatResult:
+        return SeatResult(None, place, played=False)
+
+    def friends(reference: str, *seats: SeatResult) -> None:
+        services.reward_game(reference=reference, game="one_card", mode="friends", seats=list(seats))
+
+    friends("g:alone", SeatResult(ana.pk, 1), bot(2), bot(3))
+    assert balance(ana) == before and selectors.user_xp(user=ana) == 0
+    # Bea sat, then the stand-in played her seat: still one person
+    friends("g:alt", SeatResult(ana.pk, 1), SeatResult(bea.pk, 2, played=False), bot(3))
+    assert balance(ana) == before and selectors.user_xp(user=ana) == 0
+    # two people played: the winner is paid, boosted ×2 (PF-59)
+    friends("g:two", SeatResult(ana.pk, 1), SeatResult(bea.pk, 2), bot(3))
+    assert balance(ana) == before + 50 and selectors.user_xp(user=ana) == 10
+    # a 1st place the stand-in won for an absent Eva earns her nothing
+    friends("g:absent", SeatResult(eva.pk, 1, played=False), SeatResult(bea.pk, 2), SeatResult(None, 3))
+    assert selectors.user_xp(user=eva) == 0
+    # a guest (no account) who played is a person too
+    friends("g:guest", SeatResult(bea.pk, 1), SeatResult(None, 2), bot(3))
+    assert selectors.user_xp(user=bea) == 5
+
+
 def test_pf13_bots_mode_pays_nothing(make_user) -> None:
     user = make_user()
     rewards = services.reward_game(
