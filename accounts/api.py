@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 
 from . import directory, services, web
 from .authentication import CsrfSessionAuthentication
-from .guests import current_guest, start_guest
+from .guests import TOO_MANY_GUESTS, current_guest, start_guest
 from .models import User
 
 
@@ -133,6 +133,8 @@ class GuestView(AuthAPIView):
         try:
             start_guest(request._request, name=data.validated_data["name"])
         except ValidationError as err:
+            if err.code == TOO_MANY_GUESTS:
+                return Response({"detail": err.messages[0], "code": err.code}, status=429)
             return Response({"detail": err.messages[0], "code": "invalid_name"}, status=400)
         return Response(me_payload(request), status=status.HTTP_201_CREATED)
 

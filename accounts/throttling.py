@@ -198,27 +198,46 @@ def reserve_signup(*, ip: str, now: float | None = None) -> Lockout | None:
     ``SIGNUP_MAX_PER_ADDRESS`` per ``SIGNUP_WINDOW_SECONDS``; the count is taken before the
     account is created (atomic), and given back with ``release_signup`` if it is not.
     """
+    return _reserve(
+        "signup", ip, int(settings.SIGNUP_MAX_PER_ADDRESS), int(settings.SIGNUP_WINDOW_SECONDS), now
+    )
+
+
+def release_signup(*, ip: str, now: float | None = None) -> None:
+    """A reserved sign-up that created no account (a taken name, a weak password)."""
+    _release("signup", ip, int(settings.SIGNUP_WINDOW_SECONDS), now)
+
+
+def reserve_guest(*, ip: str, now: float | None = None) -> Lockout | None:
+    """Count a guest identity started from ``ip`` in this window, or the wait if it is full
+    (issue 26: guests are free, and each may host rooms): ``GUESTS_MAX_PER_ADDRESS`` per
+    ``GUESTS_WINDOW_SECONDS``."""
+    return _reserve(
+        "guest", ip, int(settings.GUESTS_MAX_PER_ADDRESS), int(settings.GUESTS_WINDOW_SECONDS), now
+    )
+
+
+def _reserve(kind: str, ip: str, limit: int, window: int, now: float | None) -> Lockout | None:
+    """Count one ``kind`` from ``ip`` in the current fixed window (atomic), or the wait until the
+    next window when ``limit`` are already counted."""
     now = _now() if now is None else now
-    window = int(settings.SIGNUP_WINDOW_SECONDS)
-    key = _signup_key(ip, now)
+    key = _window_key(kind, ip, window, now)
     cache.add(key, 0, timeout=window)
     try:
         count = cache.incr(key)
     except ValueError:
         cache.set(key, 1, timeout=window)
         count = 1
-    if count > int(settings.SIGNUP_MAX_PER_ADDRESS):
+    if count > limit:
         cache.decr(key)
         return Lockout(max(1, math.ceil((now // window + 1) * window - now)))
     return None
 
 
-def release_signup(*, ip: str, now: float | None = None) -> None:
-    """A reserved sign-up that created no account (a taken name, a weak password)."""
+def _release(kind: str, ip: str, window: int, now: float | None) -> None:
     with contextlib.suppress(ValueError):
-        cache.decr(_signup_key(ip, _now() if now is None else now))
+        cache.decr(_window_key(kind, ip, window, _now() if now is None else now))
 
 
-def _signup_key(ip: str, now: float) -> str:
-    window = int(settings.SIGNUP_WINDOW_SECONDS)
-    return f"throttle:signup:{_digest(ip)}:{int(now // window)}"
+def _window_key(kind: str, ip: str, window: int, now: float) -> str:
+    return f"throttle:{kind}:{_digest(ip)}:{int(now // window)}"

@@ -351,6 +351,13 @@ def live_stack(
             LOG_LEVEL="WARNING",
             PYTHONPATH=str(ROOT),
             PYTHONUNBUFFERED="1",
+            # issue 26's bounds per host, address and session are for the public site: every
+            # simulated player of a benchmark comes from 127.0.0.1 (a test of a bound sets its own)
+            TABLES_MAX_LIVE_ROOMS="50",
+            TABLES_MAX_LIVE_ROOMS_PER_ADDRESS="100000",
+            GUESTS_MAX_PER_ADDRESS="100000",
+            SOCKETS_MAX_PER_SESSION="100000",
+            SOCKETS_MAX_PER_ADDRESS="100000",
         )
         env.update(extra_env or {})
         subprocess.run(

@@ -60,7 +60,7 @@ from bench.tables import run_tables
 
 #: the live-tables knee of docs/performance.md ("Live tables": p99 ≤ 150 ms up to N = 10)
 KNEE_TABLES = 10
-#: rooms one host may keep open (cardgames.tables.services.MAX_LIVE_ROOMS, issue 13 item 13)
+#: rooms one host may keep open (TABLES_MAX_LIVE_ROOMS as bench/live_harness.py sets it, issue 13 item 13)
 HOST_ROOMS = 50
 
 

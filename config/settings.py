@@ -234,6 +234,12 @@ SIGNUP_WINDOW_SECONDS = int(os.environ.get("SIGNUP_WINDOW_SECONDS", "3600"))
 # Issue 26's bounds. Wrong room codes per address: free misses, then the log-in delays
 # (cardgames/tables/access.py).
 ROOM_CODE_FREE_MISSES = int(os.environ.get("ROOM_CODE_FREE_MISSES", "20"))
+# Guest identities started per address and window (accounts/guests.py).
+GUESTS_MAX_PER_ADDRESS = int(os.environ.get("GUESTS_MAX_PER_ADDRESS", "30"))
+GUESTS_WINDOW_SECONDS = int(os.environ.get("GUESTS_WINDOW_SECONDS", "3600"))
+# Live rooms (waiting or in play) per host and per address (cardgames/tables/quotas.py).
+TABLES_MAX_LIVE_ROOMS = int(os.environ.get("TABLES_MAX_LIVE_ROOMS", "10"))
+TABLES_MAX_LIVE_ROOMS_PER_ADDRESS = int(os.environ.get("TABLES_MAX_LIVE_ROOMS_PER_ADDRESS", "30"))
 
 # The daily housekeeping (cardgames/housekeeping.py) drops closed rooms no account sat at once
 # idle this many days; unset: a session's life (SESSION_COOKIE_AGE, two weeks).

@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import CsrfSessionAuthentication
-from accounts.guests import start_guest
+from accounts.guests import TOO_MANY_GUESTS, start_guest
 from accounts.identity import Player, player_from_request
 from accounts.throttling import client_ip
 from cardgames.bots import LEVELS
@@ -41,7 +41,7 @@ FORBIDDEN_CODES = {
     "muted",
     "private_room",
 }
-TOO_MANY_CODES = {"too_many_guesses"}
+TOO_MANY_CODES = {"too_many_guesses", "too_many_guests", "too_many_rooms_here", "busy"}
 #: a room's code, for a door that takes the table's id (issue 26: the code is the room's key)
 CODE_PARAMETER = OpenApiParameter(
     "code",
@@ -133,7 +133,8 @@ class TablesAPIView(APIView):
             try:
                 start_guest(request._request, name=name)
             except ValidationError as exc:
-                raise TableError("identity_required", " ".join(exc.messages)) from None
+                code = "too_many_guests" if exc.code == TOO_MANY_GUESTS else "identity_required"
+                raise TableError(code, " ".join(exc.messages)) from None
             player = player_from_request(request._request)
         return player
 
@@ -171,6 +172,7 @@ class TableListView(TablesAPIView):
             players=data.get("players"),
             options=data.get("options"),
             bot_level=data["bot_level"],
+            address=client_ip(request._request),
         )
         return Response(room_summary(request, table), status=status.HTTP_201_CREATED)
 

@@ -102,13 +102,9 @@ def store(
     table.version += 1
     timers = eng.timers(state)
     table.timer_starts = flow.sync_starts(timers, table.timer_starts, now_ts)
-    table.deadline_at = _at(flow.next_deadline(timers, table.timer_starts))
     over = eng.is_over(state)
     seats = statements.seats(table) if seats is None else seats
-    bot_seats = [s.index for s in seats if s.plays_by_bot]
-    asks_bots = not over and flow.wanted_bot_seats(eng.to_act(state), bot_seats)
-    think = float(getattr(settings, "TABLE_BOT_THINK_SECONDS", flow.THINK_SECONDS))
-    table.bots_at = _at(flow.bot_wake(now_ts, delay=think)) if asks_bots else None
+    schedule(table, eng, state, seats, now_ts)
     extra = list(fields or [])
     if over:
         table.status = Table.Status.FINISHED
@@ -125,6 +121,45 @@ def store(
     broadcast.table_changed(table.pk, table.version, envelopes=views)
     if over:
         settle_later(table.pk)
+
+
+def schedule(table: Table, eng: Engine, state: Any, seats: list[Seat], now_ts: float) -> None:
+    """The next deadline and the bots' turn of a table in play, from its stored timer starts —
+    neither while everyone is gone (``gone``: the table waits for a person, PF-63)."""
+    if gone(table, seats) and not eng.is_over(state):
+        table.deadline_at = table.bots_at = None
+        return
+    timers = eng.timers(state)
+    table.deadline_at = _at(flow.next_deadline(timers, table.timer_starts))
+    bot_seats = [s.index for s in seats if s.plays_by_bot]
+    asks_bots = not eng.is_over(state) and flow.wanted_bot_seats(eng.to_act(state), bot_seats)
+    think = float(getattr(settings, "TABLE_BOT_THINK_SECONDS", flow.THINK_SECONDS))
+    table.bots_at = _at(flow.bot_wake(now_ts, delay=think)) if asks_bots else None
+
+
+def gone(table: Table, seats: list[Seat]) -> bool:
+    """Has every person at this table been gone for their timeouts (``flow.everyone_gone``)? A
+    buy-in game never waits: its pot must be decided, so the stand-ins play it to the end."""
+    return table.pot_id is None and flow.everyone_gone(
+        (s.stand_in, s.connections > 0) for s in seats if s.is_person
+    )
+
+
+def wait_or_resume(table: Table, seats: list[Seat], was_gone: bool, moment: datetime) -> None:
+    """A person's presence changed at a table in play (row locked): when everyone is now gone the
+    table stops waking; when someone is back at a table that waited, its timers start again from
+    now (the returner gets a whole turn) and the bots are asked."""
+    if table.status != Table.Status.PLAYING or table.state is None or gone(table, seats) == was_gone:
+        return
+    eng = get_engine(table.game)
+    state = eng.load(table.state)
+    now_ts = moment.timestamp()
+    if was_gone:
+        table.timer_starts = {t["id"]: now_ts for t in eng.timers(state)}
+    schedule(table, eng, state, seats, now_ts)
+    table.wake_at = wake_of(table)
+    statements.update(table, ["timer_starts", "deadline_at", "bots_at", "wake_at"])
+    broadcast.wake_later(table.pk, table.wake_at)
 
 
 def wake_of(table: Table) -> datetime | None:

@@ -45,6 +45,13 @@ MESSAGES: dict[str, Any] = {
     "table_closed": _("Esa mesa ya no admite jugadores: empezó o se anuló."),
     "table_closing": _("Esa mesa no se llenó a tiempo y se está anulando."),
     "too_many_rooms": _("Ya tienes demasiadas mesas abiertas: termina o cierra alguna."),
+    "too_many_rooms_here": _(
+        "Hay demasiadas mesas abiertas desde tu conexión: termina o cierra alguna antes de crear otra."
+    ),
+    "too_many_guests": _(
+        "Se han creado demasiados invitados desde tu conexión: vuelve a intentarlo más tarde."
+    ),
+    "busy": _("Estamos creando otra mesa tuya: vuelve a intentarlo en un momento."),
     "too_many_invitations": _("Tienes demasiadas invitaciones pendientes: espera a que respondan."),
     "chat_full": _("El chat de esta mesa está lleno."),
     "private_room": _("Esta sala es privada: entra con su enlace o su código."),

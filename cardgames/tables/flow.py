@@ -86,6 +86,19 @@ def counts_as_absence(timer: Timer) -> bool:
     return timer.get("seat") is not None and timer["name"] not in WINDOW_TIMERS
 
 
+def everyone_gone(people: Iterable[tuple[bool, bool]]) -> bool:
+    """PF-63 (issue 26): has every person at a table been gone for their timeouts? ``people`` is
+    (stand-in playing the seat, a socket open) per person's seat. Then the table waits — no bot
+    moves, no timers — until someone comes back or it expires (PF-54); a table with no person
+    (a test's, or one whose people all left before the start) is never "gone"."""
+    seen = False
+    for stand_in, connected in people:
+        if connected or not stand_in:
+            return False
+        seen = True
+    return seen
+
+
 def played_themselves(own_moves: int, made_for_them: int) -> bool:
     """PF-13/PF-14 (issue 26): did a person play a game themselves? At least one move of their own,
     and at least as many as were made for them (lapsed decisions of their own and the stand-in

@@ -123,6 +123,11 @@ class Seat(models.Model):
         return self.kind in (self.Kind.BOT, self.Kind.SIMULATED)
 
     @property
+    def is_person(self) -> bool:
+        """A registered player or a guest: someone who can be away (PF-63)."""
+        return self.kind in (self.Kind.HUMAN, self.Kind.GUEST)
+
+    @property
     def plays_by_bot(self) -> bool:
         """A bot decides for this seat now: a bot seat, or a stand-in for an absent player (PF-63)."""
         return self.is_bot or self.stand_in

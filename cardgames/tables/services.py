@@ -32,7 +32,7 @@ from cardgames.catalogue import CatalogueError, clean_options, game_spec
 from cardgames.engines import Engine, IllegalAction, get_engine
 from cardgames.engines.guandan.cards import level_number, parse_level
 
-from . import access, broadcast, envelopes, flow, hooks, statements
+from . import access, broadcast, core, envelopes, flow, hooks, quotas, statements
 
 # the core's writes (core.py) keep their old private names here: this module's calls read as before
 from .core import close as _close
@@ -53,9 +53,8 @@ CHAT_WINDOW_SECONDS = 10
 CHAT_MESSAGES_PER_WINDOW = 5
 CHAT_MAX_CHARS = 300
 MAX_WAKE_STEPS = 50  # timeouts applied in one wake-up, at most (a safety bound, never reached in play)
-# What one person can grow (issue 13 item 13): live rooms hosted, pending invitations sent, and
+# What one person can grow (issue 13 item 13; live rooms: quotas.py): pending invitations sent, and
 # the chat lines a room keeps; settings so a benchmark can raise them.
-MAX_LIVE_ROOMS = getattr(settings, "TABLES_MAX_LIVE_ROOMS", 50)
 MAX_PENDING_INVITATIONS = getattr(settings, "TABLES_MAX_PENDING_INVITATIONS", 30)
 MAX_CHAT_MESSAGES = getattr(settings, "TABLES_MAX_CHAT_MESSAGES", 2000)
 LIVE_STATUSES = (Table.Status.WAITING, Table.Status.PLAYING, Table.Status.FINISHED)
@@ -136,9 +135,13 @@ def create_room(
     options: Any = None,
     bot_level: Any = "normal",
     start_levels: Any = None,
+    address: str = "",
     now: datetime | None = None,
 ) -> Table:
     """A new room with a fresh code (PF-55); the creator is its host at seat 0.
+
+    A host holds at most ``TABLES_MAX_LIVE_ROOMS`` rooms waiting or in play, and the creator's
+    ``address`` (when given) ``TABLES_MAX_LIVE_ROOMS_PER_ADDRESS`` (``quotas``, issue 26).
 
     ``bots`` (practice, PF-13, guests too): every other seat gets a bot of ``bot_level``.
     ``friends`` (PF-14, PF-22): the other seats wait for people or the host's bots.
@@ -161,34 +164,42 @@ def create_room(
     level = _check_level(bot_level)
     moment = _now(now)
     # waiting or in play: finished rooms linger until their idle close and must not count
-    hosted = Table.objects.filter(
-        host_key=player.key, status__in=(Table.Status.WAITING, Table.Status.PLAYING)
-    )
-    if hosted.count() >= MAX_LIVE_ROOMS:
-        raise TableError("too_many_rooms")
-    for _ in range(20):
-        try:
-            with transaction.atomic():
-                table = Table.objects.create(
-                    game=spec.slug,
-                    mode=mode,
-                    code=_new_code(spec.code_style, spec.code_length),
-                    host_key=player.key,
-                    num_players=count,
-                    options=cleaned,
-                    last_activity_at=moment,
-                )
-                break
-        except IntegrityError:
-            continue  # the code is taken by a live room: draw again
-    else:  # pragma: no cover - 10^6 codes, 20 draws
-        raise TableError("no_such_table", "No free room code; try again.")
+    with quotas.room_slot(player=player, address=address) as created:
+        table = _open_room(player, spec.slug, spec.code_style, spec.code_length, mode, count, cleaned, moment)
+        created.append(table.pk)
     with transaction.atomic():
         _seat_human(table, player, 0)
         if mode == Table.Mode.BOTS:
             for index in range(1, count):
                 _seat_bot(table, index, level)
     return table
+
+
+def _open_room(
+    player: Player,
+    game: str,
+    code_style: str,
+    code_length: int,
+    mode: str,
+    count: int,
+    options: dict[str, Any],
+    moment: datetime,
+) -> Table:
+    for _ in range(20):
+        try:
+            with transaction.atomic():
+                return Table.objects.create(
+                    game=game,
+                    mode=mode,
+                    code=_new_code(code_style, code_length),
+                    host_key=player.key,
+                    num_players=count,
+                    options=options,
+                    last_activity_at=moment,
+                )
+        except IntegrityError:
+            continue  # the code is taken by a live room: draw again
+    raise TableError("no_such_table", "No free room code; try again.")  # pragma: no cover - 10^6 codes
 
 
 def _start_levels(game: str, levels: Any) -> list[int]:
@@ -453,14 +464,20 @@ def wake_table(*, table_id: int, now: datetime | None = None, skip_locked: bool 
             return True
         eng = get_engine(table.game)
         state = eng.load(table.state)
+        seats: list[Seat] | None = statements.seats(table)
+        if core.gone(table, seats):
+            return True  # everyone is gone: the table waits for a person (PF-63), a late task too
         for _ in range(MAX_WAKE_STEPS):
             timers = eng.timers(state)
             lapsed = flow.due(timers, table.timer_starts, _ts(moment))
             if not lapsed or eng.is_over(state):
                 break
             state = _time_out(table, eng, state, lapsed[0], moment)
+            seats = None  # a timeout may have changed a seat (PF-63's count): read them again
+            if table.wake_at is None:
+                break  # that timeout made the last person gone: the table waits now
         if table.bots_at is not None and table.bots_at <= moment and not eng.is_over(state):
-            _bots_move(table, eng, state, moment)
+            _bots_move(table, eng, state, moment, seats)
         return True
 
 
@@ -482,13 +499,14 @@ def _time_out(table: Table, eng: Engine, state: Any, timer: flow.Timer, moment: 
     return state
 
 
-def _bots_move(table: Table, eng: Engine, state: Any, moment: datetime) -> None:
+def _bots_move(table: Table, eng: Engine, state: Any, moment: datetime, read: list[Seat] | None) -> None:
     """Ask the bot-played seats in ``to_act`` (seat order), apply the first move one of them makes.
 
     A One Card catch waits for the bot level's reaction time (PF-50) counted from the
-    window's start; every bot saying "nothing now" leaves the table to its timers.
+    window's start; every bot saying "nothing now" leaves the table to its timers. ``read``:
+    the seats as this wake-up read them (None: read them now).
     """
-    seats = {s.index: s for s in table.seats.all()}
+    seats = {s.index: s for s in (statements.seats(table) if read is None else read)}
     wanted = flow.wanted_bot_seats(eng.to_act(state), [i for i, s in seats.items() if s.plays_by_bot])
     not_before: float | None = None
     for index in wanted:
@@ -513,7 +531,18 @@ def _bots_move(table: Table, eng: Engine, state: Any, moment: datetime) -> None:
             continue
         state, events = eng.apply(state, index, move.action)
         bot_id = f"bot:{table.version}"
-        _record(table, eng, state, moment, index, move.action, events, ActionLog.Source.BOT, action_id=bot_id)
+        _record(
+            table,
+            eng,
+            state,
+            moment,
+            index,
+            move.action,
+            events,
+            ActionLog.Source.BOT,
+            action_id=bot_id,
+            seats=list(seats.values()),
+        )
         return
     table.bots_at = _at(not_before)
     _save_wake(table)
@@ -570,7 +599,9 @@ def _save_wake(table: Table) -> None:
 
 
 # -- presence (PF-63) -------------------------------------------------------------
-def mark_connected(*, table_id: int, player: Player | None, connected: bool) -> dict[str, Any] | None:
+def mark_connected(
+    *, table_id: int, player: Player | None, connected: bool, now: datetime | None = None
+) -> dict[str, Any] | None:
     """Count a seat's open sockets; a returning player takes the seat back from the stand-in bot.
 
     When what the viewers see changed (the seat went on or off line, or came back from its
@@ -588,6 +619,7 @@ def mark_connected(*, table_id: int, player: Player | None, connected: bool) -> 
         if seat is None:
             return None
         shown = (seat.connections > 0, seat.stand_in)
+        was_gone = core.gone(table, seats)
         if connected:
             seat.connections += 1
             seat.stand_in = False
@@ -595,6 +627,8 @@ def mark_connected(*, table_id: int, player: Player | None, connected: bool) -> 
         else:
             seat.connections = max(0, seat.connections - 1)
         statements.update(seat, ["connections", "stand_in", "timeouts_in_row"])
+        # the table waits while every person is gone, and plays on when one comes back (PF-63)
+        core.wait_or_resume(table, seats, was_gone, _now(now))
         if (seat.connections > 0, seat.stand_in) == shown:
             return None  # a second tab, or one of two closed: nobody sees a change
         views = _announce_presence(table, seats)

@@ -13,8 +13,8 @@ from tests.tables.helpers import user_player
 pytestmark = pytest.mark.django_db
 
 
-def test_live_rooms_per_host_are_bounded(monkeypatch) -> None:
-    monkeypatch.setattr(services, "MAX_LIVE_ROOMS", 2)
+def test_live_rooms_per_host_are_bounded(settings) -> None:
+    settings.TABLES_MAX_LIVE_ROOMS = 2
     ana = user_player("ana")
     for _ in range(2):
         services.create_room(player=ana, game="one_card", mode="friends")
@@ -48,8 +48,8 @@ def test_chat_lines_per_room_are_bounded(monkeypatch) -> None:
     assert ChatMessage.objects.count() == 1
 
 
-def test_finished_rooms_do_not_count_against_the_host(monkeypatch) -> None:
-    monkeypatch.setattr(services, "MAX_LIVE_ROOMS", 1)
+def test_finished_rooms_do_not_count_against_the_host(settings) -> None:
+    settings.TABLES_MAX_LIVE_ROOMS = 1
     ana = user_player("ana")
     first = services.create_room(player=ana, game="one_card", mode="bots")
     Table.objects.filter(pk=first.pk).update(status=Table.Status.FINISHED)

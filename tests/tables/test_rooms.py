@@ -34,7 +34,8 @@ class refused:
         return True
 
 
-def test_pf55_codes_six_digits_and_puteo_four_unambiguous_letters() -> None:
+def test_pf55_codes_six_digits_and_puteo_four_unambiguous_letters(settings) -> None:
+    settings.TABLES_MAX_LIVE_ROOMS = 40
     ana = user_player("Ana")
     for game in ("one_card", "pika", "skyjo", "guandan"):
         assert re.fullmatch(r"\d{6}", services.create_room(player=ana, game=game, mode="friends").code)

@@ -28,6 +28,7 @@ def played() -> Table:
     clock = Clock()
     ana = user_player("Ana")
     table = started_table("one_card", ana, clock)
+    services.mark_connected(table_id=table.pk, player=ana, connected=True)  # watching: it plays on
     for _ in range(6):
         services.wake_table(table_id=table.pk, now=clock.tick(31))
     table.refresh_from_db()
