@@ -34,7 +34,7 @@ def test_pk46_a_reorder_is_nobodys_last_move_and_not_in_the_log(pushed: list[dic
     clock = Clock()
     ana, bea = user_player("Ana"), user_player("Bea")
     room = services.create_room(player=ana, game="pika", mode="friends", players=2, now=clock.now)
-    services.join_room(table_id=room.pk, player=bea, now=clock.now)
+    services.join_room(table_id=room.pk, player=bea, code=room.code, now=clock.now)
     table = services.start_table(table_id=room.pk, player=ana, now=clock.now)
     mover = next(p for p in (ana, bea) if selectors.table_view_for(table=table, viewer=p)["legal"])
     legal = selectors.table_view_for(table=table, viewer=mover)["legal"]

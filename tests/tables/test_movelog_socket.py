@@ -14,7 +14,7 @@ from django.db import connection
 from accounts.identity import Player
 from cardgames.tables import envelopes, selectors, services
 from cardgames.tables.models import ActionLog
-from tests.tables.test_socket import Client_, _move_without_broadcast, friends_room, signed_in
+from tests.tables.test_socket import Client_, _move_without_broadcast, _table, friends_room, signed_in
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -73,8 +73,9 @@ async def test_oc52_every_viewer_gets_the_whole_log_with_drawn_cards_named_to_th
 
     logs = {}
     clients = {}
+    code = (await _table(table_id)).code  # Mira watches with the room's link
     for seat, cookie in ((0, ana_cookie), (1, bea_cookie), (None, mira_cookie)):
-        clients[seat] = Client_(table_id, cookie)
+        clients[seat] = Client_(table_id, cookie, code=code)
         snapshot, log = await _opened(clients[seat])
         assert log["version"] == snapshot["version"]
         assert log["entries"] == await _expected_log(table_id, seat)  # every move, newest first
