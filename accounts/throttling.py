@@ -19,7 +19,9 @@ import contextlib
 import hashlib
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -62,6 +64,13 @@ def client_ip(request: HttpRequest) -> str:
     proxy listed in ``TRUSTED_PROXIES`` is already the client's, taken from the proxy's
     X-Forwarded-For by config.proxy (never from a header any other peer sends)."""
     return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def socket_ip(scope: Mapping[str, Any]) -> str:
+    """A websocket's address, the one ``client_ip`` gives its page: the ASGI scope's client (behind a
+    trusted proxy, the client's own, as for HTTP)."""
+    client = scope.get("client") or ()
+    return str(client[0]) if client and client[0] else "unknown"
 
 
 def _digest(*parts: str) -> str:

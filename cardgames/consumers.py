@@ -32,6 +32,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.player = player_from_scope(self.scope)
         self.groups_joined: list[str] = []
+        self.limiter = protocol.RateLimiter()
         await self.accept()
         if self.player is None:
             # Accept first so the browser gets a reason, not a bare failed handshake (1006).
@@ -62,6 +63,11 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # the table socket's per-socket limit (issue 26: a ping burst on hundreds of lobby sockets
+        # slowed every page); the socket stays open
+        if not self.limiter.allow(time.monotonic()):
+            await self.send_error("rate_limited", "Too many frames: slow down.")
+            return
         try:
             await self.handle(text_data)
         except Exception:  # never close with 1011 on a client's frame (issue 13 item 10)

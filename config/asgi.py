@@ -4,6 +4,7 @@ Every connection first passes config.proxy.TrustedProxyHeaders (behind a trusted
 the client's address and scheme as the proxy saw them). Websockets pass
 config.origins.SiteOriginValidator (the Origin's scheme, host and port must
 be the site's: no cross-site or same-host-other-port sockets) and
+accounts.socket_quota.SocketQuotaMiddleware (open sockets per session and address, issue 26) and
 accounts.socket_identity.IdentityMiddleware, so consumers see ``scope["player"]`` (the user or
 the guest, found once at the handshake). A path no route knows is refused at
 the handshake (HTTP 403 to the client), never a 500 with a traceback (issue 13 item 12).
@@ -26,6 +27,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from accounts.socket_identity import IdentityMiddleware  # noqa: E402  (needs the app registry ready)
+from accounts.socket_quota import SocketQuotaMiddleware  # noqa: E402
 from cardgames.routing import websocket_urlpatterns  # noqa: E402
 from config.bodylimit import BodyLimit, bound_daphne  # noqa: E402
 from config.lifespan import Lifespan, start_with_daphne  # noqa: E402
@@ -47,7 +49,9 @@ application = TrustedProxyHeaders(
     ProtocolTypeRouter(
         {
             "http": BodyLimit(django_asgi_app),
-            "websocket": SiteOriginValidator(IdentityMiddleware(URLRouter(websocket_routes))),
+            "websocket": SiteOriginValidator(
+                SocketQuotaMiddleware(IdentityMiddleware(URLRouter(websocket_routes)))
+            ),
             "lifespan": Lifespan(),
         }
     )

@@ -240,6 +240,11 @@ GUESTS_WINDOW_SECONDS = int(os.environ.get("GUESTS_WINDOW_SECONDS", "3600"))
 # Live rooms (waiting or in play) per host and per address (cardgames/tables/quotas.py).
 TABLES_MAX_LIVE_ROOMS = int(os.environ.get("TABLES_MAX_LIVE_ROOMS", "10"))
 TABLES_MAX_LIVE_ROOMS_PER_ADDRESS = int(os.environ.get("TABLES_MAX_LIVE_ROOMS_PER_ADDRESS", "30"))
+# Open websockets per session and per address, across processes; a dead process's count lapses
+# within a lease (accounts/socket_quota.py).
+SOCKETS_MAX_PER_SESSION = int(os.environ.get("SOCKETS_MAX_PER_SESSION", "30"))
+SOCKETS_MAX_PER_ADDRESS = int(os.environ.get("SOCKETS_MAX_PER_ADDRESS", "100"))
+SOCKET_LEASE_SECONDS = float(os.environ.get("SOCKET_LEASE_SECONDS", "30"))
 
 # The daily housekeeping (cardgames/housekeeping.py) drops closed rooms no account sat at once
 # idle this many days; unset: a session's life (SESSION_COOKIE_AGE, two weeks).

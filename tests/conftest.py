@@ -72,6 +72,15 @@ def _fresh_cache() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_socket_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test counts its own open sockets (accounts.socket_quota): one that leaves a socket
+    open must not fill another test's address or session."""
+    from accounts import socket_quota
+
+    monkeypatch.setattr(socket_quota, "_ledger", socket_quota.Ledger())
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hasher(settings) -> None:  # type: ignore[no-untyped-def]
     """Passwords the tests set are hashed with MD5, as Django's testing docs advise: PBKDF2's
     million rounds cost a third of a second a hash here, a third of the suite's time. PBKDF2

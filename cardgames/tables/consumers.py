@@ -24,6 +24,7 @@ from django.conf import settings
 
 from accounts.identity import Player, player_from_scope
 from accounts.sessions import should_close
+from accounts.throttling import socket_ip
 
 from . import broadcast, protocol, runner, selectors, services, sockets
 from .broadcast import table_group, user_group
@@ -112,7 +113,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.hinted: dict[str, Any] | None = None  # the last hint frame: asked again, sent again
         await self.accept()
         code = parse_qs(self.scope.get("query_string", b"").decode("latin1")).get("code", [""])[0]
-        address = (self.scope.get("client") or ("",))[0] or ""
+        address = socket_ip(self.scope)
         refusal = await database_sync_to_async(sockets.admit)(self.table_id, self.player, code, address)
         if refusal is not None:
             # Accept first so the browser gets a reason, not a bare failed handshake (1006).
