@@ -28,7 +28,7 @@ def test_pf14_a_room_that_starts_takes_back_its_pending_invitations(events: Even
     ana, bea, carla = user_player("Ana"), user_player("Bea"), user_player("Carla")
     room = services.create_room(player=ana, game="one_card", mode="friends", players=2, now=clock.now)
     to_bea = services.invite(table_id=room.pk, sender=ana, username="Bea", now=clock.now)
-    services.join_room(table_id=room.pk, player=carla, now=clock.now)  # the room fills without Bea
+    services.join_room(table_id=room.pk, player=carla, code=room.code, now=clock.now)  # fills without Bea
 
     services.start_table(table_id=room.pk, player=ana, now=clock.now)
 
