@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import logging
+import math
 import threading
 import time
 import uuid
@@ -42,6 +43,11 @@ CLOSE_CODE = 4429
 
 def _lease() -> float:
     return float(settings.SOCKET_LEASE_SECONDS)
+
+
+def _expiry() -> int:
+    """A lease as a cache timeout: whole seconds (Redis's cache takes no fractions)."""
+    return max(1, math.ceil(_lease()))
 
 
 def subjects_of(scope: dict[str, Any]) -> dict[str, int]:
@@ -100,7 +106,7 @@ class Ledger:
                     del self.counts[subject]
 
     def _publish(self, subjects: list[str]) -> None:
-        lease = _lease()
+        lease = _expiry()
         alive = {self._key(s, self.process): self.counts[s] for s in subjects if self.counts[s] > 0}
         gone = [self._key(s, self.process) for s in subjects if self.counts[s] <= 0]
         if alive:
@@ -112,7 +118,7 @@ class Ledger:
         """Renew this process's published counts and its place in the list of live processes;
         learn the others (entries whose lease ran out are dropped: their processes died)."""
         now = time.time() if now is None else now
-        lease = _lease()
+        lease = _expiry()
         with self.lock:
             if self.counts:
                 cache.set_many(
