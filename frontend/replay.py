@@ -66,7 +66,8 @@ def replay_page(request: HttpRequest, table_id: int) -> HttpResponse:
     config = {
         "replay": replay,
         "verify": check,
-        "verify_url": reverse("api-table-verify", args=[table.pk]),
+        "verify_url": reverse("api-table-verify", args=[table.pk])
+        + (f"?code={table.code}" if table.code else ""),
         "strings": replay_strings(),
     }
     context = {"table": table, "game": game, "replay": replay, "check": check, "config": config}

@@ -54,6 +54,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         TABLE_BOT_THINK_SECONDS=BOT_THINK,
         TABLE_RUNNER_INTERVAL="0.1",
         SIGNUP_MAX_PER_ADDRESS="50",  # every browser test signs up from 127.0.0.1
+        # and starts its guests, rooms and sockets from there too (issue 26's bounds per address)
+        GUESTS_MAX_PER_ADDRESS="200",
+        TABLES_MAX_LIVE_ROOMS_PER_ADDRESS="200",
+        SOCKETS_MAX_PER_ADDRESS="1000",
     )
     manage = [sys.executable, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], env=env, check=True, cwd=ROOT)
@@ -117,10 +121,13 @@ def new_page(browser: Any) -> Any:
 
 
 def envelope(page: Any) -> dict[str, Any]:
-    """GET /api/tables/<id> with this page's session: the envelope the server sends this viewer,
-    its ``legal`` holding every legal action as the page's (Guandan's plays unpacked, legal_wire)."""
-    table_id = json.loads(page.locator("#table-config").text_content())["id"]
-    response = page.request.get(page.url.split("/mesa/")[0] + f"/api/tables/{table_id}")
+    """GET /api/tables/<id> with this page's session and the room's code (a spectator's key): the
+    envelope the server sends this viewer, its ``legal`` holding every legal action as the page's
+    (Guandan's plays unpacked, legal_wire)."""
+    config = json.loads(page.locator("#table-config").text_content())
+    response = page.request.get(
+        page.url.split("/mesa/")[0] + f"/api/tables/{config['id']}?code={config['code']}"
+    )
     assert response.ok
     env: dict[str, Any] = response.json()
     env["legal"] = legal_wire.actions(env)
