@@ -141,7 +141,7 @@ def join_by_code(request: HttpRequest) -> HttpResponse:
     """ "Unirse con código": a room's code typed on the home page (PF-3, PF-23)."""
     code = (request.GET.get("code") or "").strip().upper()
     try:
-        table = access.find_room(code=code, address=client_ip(request))
+        table = access.find_room(code=code, address=client_ip(request), player=player_from_request(request))
     except TableError as exc:
         if exc.code == "too_many_guesses":
             messages.error(request, exc.message)
@@ -159,7 +159,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
     the table socket from ``static/frontend/table.js``.
     """
     try:
-        table = access.find_room(code=code, address=client_ip(request))
+        table = access.find_room(code=code, address=client_ip(request), player=player_from_request(request))
     except TableError as exc:
         if exc.code == "too_many_guesses":
             messages.error(request, exc.message)

@@ -64,13 +64,17 @@ def is_staff(player: Player | None) -> bool:
 
 def require_watch(table: Table, player: Player | None, code: Any = None, *, address: str = "") -> None:
     """Refuse (``private_room``) whoever may not see ``table``; a wrong code counts as a guess
-    from ``address`` (``too_many_guesses`` once the address has guessed too often)."""
-    guessed = bool(code) and not is_public(table)
-    if guessed and address:
-        check_guesses(address)
-    if may_watch(table, player, code):
+    from ``address`` (``too_many_guesses`` once the address has guessed too often). A seat, an
+    invitation or staff never needs the code, so a lockout of a shared address never shuts
+    them out."""
+    if may_watch(table, player):
         return
-    if guessed and address:
+    guessed = bool(code) and bool(address)
+    if guessed:
+        check_guesses(address)
+    if holds_code(table, code):
+        return
+    if guessed:
         code_guess_failed(ip=address)
     raise TableError("private_room")
 
@@ -85,13 +89,20 @@ def check_guesses(address: str) -> None:
         )
 
 
-def find_room(*, code: Any, address: str) -> Table:
-    """The live room with ``code`` for a visitor from ``address``: a miss counts as a guess."""
+def find_room(*, code: Any, address: str, player: Player | None = None) -> Table:
+    """The live room with ``code`` for a visitor from ``address``: a miss counts as a guess, and an
+    address that guessed too often finds nothing for a while — but ``player``'s own rooms (a seat,
+    an invitation) and public tables, whose codes are no secret to them."""
     from .services import find_room as find
 
-    check_guesses(address)
     try:
-        return find(code=code)
+        table: Table | None = find(code=code)
     except TableError:
+        table = None
+    if table is not None and may_watch(table, player):
+        return table
+    check_guesses(address)
+    if table is None:
         code_guess_failed(ip=address)
-        raise
+        raise TableError("no_such_table")
+    return table

@@ -192,9 +192,10 @@ class RoomByCodeView(TablesAPIView):
     @extend_schema(responses={200: dict})
     def get(self, request: Request, code: str) -> Response:
         """A live room by its code (PF-3, PF-23); wrong codes are counted per address (issue 26)."""
-        return Response(
-            room_summary(request, access.find_room(code=code, address=client_ip(request._request)))
+        table = access.find_room(
+            code=code, address=client_ip(request._request), player=player_from_request(request._request)
         )
+        return Response(room_summary(request, table))
 
 
 class TableDetailView(TablesAPIView):

@@ -148,7 +148,7 @@ def test_the_room_page_gives_its_socket_the_code_and_a_public_profile_hides_priv
 
 @override_settings(ROOM_CODE_FREE_MISSES=3)
 def test_wrong_codes_are_counted_per_address_so_codes_cannot_be_guessed() -> None:
-    _host, room = friends_room()
+    host, room = friends_room()
     guesser = signed_in_client("Eve")
     for guess in ("000001", "000002", "000003"):
         assert api(guesser, "get", f"/api/rooms/{guess}")[0] == 404
@@ -159,6 +159,11 @@ def test_wrong_codes_are_counted_per_address_so_codes_cannot_be_guessed() -> Non
     assert Client(REMOTE_ADDR="10.0.0.9").get(f"/mesa/{room['code']}/").status_code == 200  # others may
     page = guesser.get(f"/mesa/{room['code']}/")
     assert page.status_code == 302
+    # the host shares the address: her seat needs no code, so she is never shut out of her room
+    status, envelope = api(host, "get", f"/api/tables/{room['id']}?code={room['code']}")
+    assert status == 200 and envelope["you"]["seat"] == 0
+    assert host.get(f"/mesa/{room['code']}/").status_code == 200
+    assert api(host, "get", f"/api/rooms/{room['code']}")[0] == 200
 
 
 def test_a_guest_player_joins_by_code_in_the_service_too() -> None:
