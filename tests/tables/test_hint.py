@@ -107,7 +107,8 @@ async def test_a_hint_over_the_socket_is_answered_counted_by_the_rate_limit_and_
     _mira, mira_cookie = await signed_in("Mira")
     table_id = await started_practice(ana, "guandan", bot_level="easy")
     version = await _wake_until_turn(table_id, 0)
-    host, spectator = Client_(table_id, ana_cookie), Client_(table_id, mira_cookie)
+    code = await sync_to_async(lambda: Table.objects.get(pk=table_id).code)()  # Mira has the link
+    host, spectator = Client_(table_id, ana_cookie), Client_(table_id, mira_cookie, code=code)
     assert await host.connect() and await spectator.connect()
     await host.until_version(version)
     legal = await sync_to_async(_legal_of)(table_id, ana)
