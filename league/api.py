@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from . import selectors
 from .errors import LeagueError
+from .models import LeagueWeek
 from .serializers import LeaguePointSerializer, LeagueStandingsSerializer, LeagueWeekSerializer
 
 WEEK_PARAM = OpenApiParameter(
@@ -51,6 +52,10 @@ class WeeksView(generics.ListAPIView):
     serializer_class = LeagueWeekSerializer
 
     def get_queryset(self) -> Any:
+        # drf-spectacular asks for the queryset while it builds the schema, which the tests load
+        # before any test database exists: the schema must read no table.
+        if getattr(self, "swagger_fake_view", False):
+            return LeagueWeek.objects.none()
         return selectors.known_weeks()
 
 

@@ -123,6 +123,21 @@ def _fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Before pytest-django creates the test database: Django keeps one PostgreSQL connection
+    pool per alias and never re-reads its settings, so a pool opened before the switch to the
+    test database (by anything that queried at collection) would point every test of this
+    worker at the site's own database. Close it; the next connection opens one on the test
+    database."""
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        if connection.vendor == "postgresql":
+            connection.close()
+            connection.close_pool()
+
+
+@pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
     """pytest-django's test database, whose PostgreSQL sessions are ended before it is dropped:
     the threads of async tests (``database_sync_to_async``) keep connections no test closes, and
