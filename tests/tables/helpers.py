@@ -72,7 +72,7 @@ def play_out(
                         )
                     except TableError as exc:
                         # a live server's runner (browser tests) moved the bots in between
-                        if exc.code not in ("stale", "not_your_turn"):
+                        if exc.code not in ("stale", "not_your_turn", "not_playing"):
                             raise
                     acted = True
                     break
