@@ -18,5 +18,6 @@ def register() -> None:
             stand_up=online.stand_up,
             abort_table=online.abort_table,
             run_wave=services.run_wave,
+            queue_again=services.queue_again,
         )
     )

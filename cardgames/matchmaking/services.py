@@ -105,6 +105,32 @@ def join_queue(
         raise QueueError("already_queued") from None
 
 
+def queue_again(*, table_id: int, user_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """ "Buscar otra" (issue 25 item 4): the player of a finished online table queues again for the
+    same game, players and stake, through ``join_queue`` and its checks (the wallet for a
+    buy-in). A refusal leaves as the table wing's ``TableError`` with the queue's code and
+    message (the tables reach matchmaking only through ``cardgames.tables.hooks``)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts.identity import player_for_user
+
+    table = Table.objects.select_related("pot").filter(pk=table_id).first()
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if table is None or user is None:
+        raise TableError("no_such_table")
+    try:
+        entry = join_queue(
+            player=player_for_user(user),
+            game=table.game,
+            players=table.num_players,
+            stake=online.stake_of(table),
+            now=now,
+        )
+    except QueueError as exc:
+        raise TableError(exc.code, exc.message) from None
+    return queued_event(entry)
+
+
 def _check(game: Any, players: Any, stake: Any) -> tuple[Any, int, int]:
     try:
         spec = game_spec(game)

@@ -27,7 +27,7 @@ from cardgames.catalogue import GAMES
 from config.api import paginate
 from config.schema import PAGE_PARAMETER, paginated
 
-from . import access, selectors, services
+from . import access, endgame, selectors, services
 from .errors import TableError
 from .models import Table
 
@@ -42,6 +42,8 @@ FORBIDDEN_CODES = {
     "private_room",
 }
 TOO_MANY_CODES = {"too_many_guesses", "too_many_guests", "too_many_rooms_here", "busy"}
+#: the player's state forbids it now (a rematch not offered yet; the queue's own refusals)
+CONFLICT_CODES = {"no_rematch_yet", "already_queued", "already_playing", "insufficient_coins", "queue_busy"}
 #: a room's code, for a door that takes the table's id (issue 26: the code is the room's key)
 CODE_PARAMETER = OpenApiParameter(
     "code",
@@ -60,6 +62,8 @@ def error_response(exc: TableError) -> Response:
         if exc.code in FORBIDDEN_CODES
         else status.HTTP_429_TOO_MANY_REQUESTS
         if exc.code in TOO_MANY_CODES
+        else status.HTTP_409_CONFLICT
+        if exc.code in CONFLICT_CODES
         else status.HTTP_400_BAD_REQUEST
     )
     return Response(exc.as_dict(), status=code)
@@ -220,11 +224,73 @@ class JoinView(TablesAPIView):
         return Response({**room_summary(request, table), "seat": seat.index if seat else None})
 
 
+LeaveSerializer = inline_serializer(
+    "LeaveOutcome",
+    {
+        "outcome": serializers.ChoiceField(
+            choices=["left", "closed", "stand_in", "kept"],
+            help_text="left: stood up before the start; closed: the host closed the room; stand_in: "
+            "the PF-63 stand-in plays the seat from now on; kept: nothing changed (PF-63 keeps an "
+            "online seat and a buy-in entry; a finished game)",
+        )
+    },
+)
+RematchSerializer = inline_serializer(
+    "RematchAnswer",
+    {
+        "kind": serializers.ChoiceField(choices=["room", "queue"]),
+        "table": serializers.IntegerField(allow_null=True, help_text="the rematch's room"),
+        "code": serializers.CharField(allow_null=True),
+        "url": serializers.CharField(allow_null=True, help_text="the rematch's page"),
+        "status": serializers.CharField(allow_null=True, help_text="the rematch room's status"),
+        "seat": serializers.IntegerField(
+            allow_null=True, help_text="the caller's seat there (null: watching)"
+        ),
+        "queued": serializers.DictField(
+            allow_null=True, help_text="online: the queue event (docs/protocol.md)"
+        ),
+    },
+)
+
+
 class LeaveView(TablesAPIView):
+    @extend_schema(request=None, responses={200: LeaveSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        """ "Salir de la mesa" (issue 25 item 5): stand up before the start (a room's host closes it),
+        hand a started friends or bots seat to the PF-63 stand-in; online seats keep PF-63's rule."""
+        outcome = endgame.leave_table(table_id=table_id, player=self.player(request))
+        return Response({"outcome": outcome})
+
+
+class CloseView(TablesAPIView):
     @extend_schema(request=None, responses={204: None})
     def post(self, request: Request, table_id: int) -> Response:
-        services.leave_room(table_id=table_id, player=self.player(request))
+        """The host closes a room that has not started; everyone on it is told (issue 25 item 5)."""
+        endgame.close_room(table_id=table_id, player=self.player(request))
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class RematchView(TablesAPIView):
+    @extend_schema(request=None, responses={200: RematchSerializer})
+    def post(self, request: Request, table_id: int) -> Response:
+        """The rematch of a finished table (issue 25 item 4): a friends room's host offers
+        "Revancha" and the others accept it with the same call; a bots room's "Otra partida" is
+        dealt at once; an online table's "Buscar otra" queues again (same game, players, stake)."""
+        done = endgame.rematch(
+            table_id=table_id, player=self.player(request), address=client_ip(request._request)
+        )
+        room = done.table
+        return Response(
+            {
+                "kind": done.kind,
+                "table": room.pk if room else None,
+                "code": room.code if room else None,
+                "url": f"/mesa/{room.code}/" if room and room.code else None,
+                "status": room.status if room else None,
+                "seat": done.seat,
+                "queued": done.queued,
+            }
+        )
 
 
 class StartView(TablesAPIView):

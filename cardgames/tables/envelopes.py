@@ -99,9 +99,40 @@ def _public(table: Table, seats: Sequence[Seat]) -> dict[str, Any]:
         "legal": [],
         "plays": None,
         "result": None,
+        # issue 25 item 4: what each seat took once settled (None before), and a rematch offer
+        "earnings": table.earnings,
+        "rematch": None,
         "last": None,
         "view": None,
     }
+
+
+def rematch_offer(table: Table) -> dict[str, Any] | None:
+    """The room that plays ``table``'s rematch, as its players' envelopes carry it (issue 25 item 4):
+    its id, its code and its page (the code is the room's key: players only, never spectators)."""
+    if table.rematch_id is None:
+        return None
+    room = Table.objects.filter(pk=table.rematch_id).only("pk", "code", "status", "host_key").first()
+    if room is None or room.status == Table.Status.CLOSED:
+        return None
+    return {
+        "table": room.pk,
+        "code": room.code,
+        "url": f"/mesa/{room.code}/",
+        "status": room.status,
+        "seats": list(
+            Seat.objects.filter(table=room).exclude(player_key="").values_list("player_key", flat=True)
+        ),
+    }
+
+
+def _offer_for(offer: dict[str, Any] | None, key: str) -> dict[str, Any] | None:
+    """A player's view of the rematch offer: the room, and whether they sit at it already."""
+    if offer is None:
+        return None
+    mine = {k: v for k, v in offer.items() if k != "seats"}
+    mine["joined"] = key in offer["seats"]
+    return mine
 
 
 def _played(envelope: dict[str, Any], table: Table, eng: Engine, state: Any) -> None:
@@ -124,12 +155,15 @@ def _for_seat(
     state: Any,
     seat: Seat | None,
     last: ActionLog | None,
+    offer: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     envelope = dict(public)
     index = seat.index if seat is not None else None
     if seat is not None:
         envelope["you"] = {"seat": index, "role": "player"}
         envelope["is_host"] = bool(seat.player_key) and seat.player_key == table.host_key
+        if offer is not None and seat.player_key:
+            envelope["rematch"] = _offer_for(offer, seat.player_key)
     if eng is not None:
         view = envelope["view"] = eng.view(state, index)
         if index is not None and index in envelope["to_act"]:
@@ -153,7 +187,7 @@ def envelope_for(
         eng = get_engine(table.game)
         state = eng.load(table.state)
         _played(public, table, eng, state)
-    envelope = _for_seat(public, table, eng, state, mine, last)
+    envelope = _for_seat(public, table, eng, state, mine, last, rematch_offer(table) if mine else None)
     envelope["is_host"] = viewer_key is not None and viewer_key == table.host_key
     return envelope
 
@@ -165,6 +199,7 @@ def every_envelope(
     ``last`` is the last move shown (``shown_move``), told to each viewer as they may know it."""
     public = _public(table, seats)
     _played(public, table, eng, state)
-    envelopes = {str(s.index): _for_seat(public, table, eng, state, s, last) for s in seats}
+    offer = rematch_offer(table)
+    envelopes = {str(s.index): _for_seat(public, table, eng, state, s, last, offer) for s in seats}
     envelopes[SPECTATOR] = _for_seat(public, table, eng, state, None, last)
     return envelopes

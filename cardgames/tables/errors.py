@@ -42,6 +42,7 @@ MESSAGES: dict[str, Any] = {
     "chat_rate_limited": _("Vas muy rápido: espera unos segundos."),
     "muted": _("No puedes escribir en el chat de esta mesa."),
     "not_finished": _("La partida aún no ha terminado."),
+    "no_rematch_yet": _("El anfitrión aún no ha propuesto la revancha."),
     "table_closed": _("Esa mesa ya no admite jugadores: empezó o se anuló."),
     "table_closing": _("Esa mesa no se llenó a tiempo y se está anulando."),
     "too_many_rooms": _("Ya tienes demasiadas mesas abiertas: termina o cierra alguna."),

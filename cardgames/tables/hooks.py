@@ -11,7 +11,9 @@ matchmaking registered here when Django started (``CardgamesConfig.ready()`` →
 - ``stand_up``: a person leaving a waiting online table (``services.leave_room``): the seat, the
   queue entry and a buy-in entry go back together;
 - ``abort_table``: the admin's abort of a buy-in game (``admin.TableAdmin``);
-- ``run_wave``: the in-process runner's periodic matchmaking wave (``runner``).
+- ``run_wave``: the in-process runner's periodic matchmaking wave (``runner``);
+- ``queue_again``: "Buscar otra" on a finished online table (``endgame.rematch``): the player
+  queues for the same game, players and stake, through the queue's own checks (the wallet too).
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ class RunWave(Protocol):
     def __call__(self) -> object: ...
 
 
+class QueueAgain(Protocol):
+    def __call__(self, *, table_id: int, user_id: int) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class OnlineHooks:
     #: the caller (``wake_table``) holds the Table row lock and its transaction
@@ -47,6 +53,8 @@ class OnlineHooks:
     stand_up: StandUp
     abort_table: AbortTable
     run_wave: RunWave
+    #: opens its own transaction; raises ``TableError`` with the queue's code when it refuses
+    queue_again: QueueAgain
 
 
 _registered: OnlineHooks | None = None

@@ -53,6 +53,18 @@ class Table(models.Model):
     settled_at = models.DateTimeField(_("liquidada"), null=True, blank=True)
     #: PF-16: simulated players sat here (league points halved)
     simulated = models.BooleanField(_("con jugadores simulados"), default=False)
+    #: what each seat took from the game once settled: [{"seat", "coins", "xp", "league_points"}]
+    #: (settlement.finish_table; issue 25 item 4: the result screen labels every number)
+    earnings = models.JSONField(_("ganancias"), null=True, blank=True)
+    #: the room that plays this room's rematch (issue 25 item 4: "Revancha", "Otra partida")
+    rematch = models.OneToOneField(
+        "self",
+        verbose_name=_("revancha"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch_of",
+    )
     pot = models.OneToOneField(
         "economy.Pot",
         verbose_name=_("bote"),

@@ -245,12 +245,25 @@ def join_room(
             raise TableError("private_room")
         if table.mode != Table.Mode.FRIENDS or table.status != Table.Status.WAITING:
             return None
-        index = _free_index(table)
+        index = _rematch_index(table, player)
+        if index is None:
+            index = _free_index(table)
         if index is None:
             return None
         seat = _seat_human(table, player, index)
         _touch(table, moment)
         return seat
+
+
+def _rematch_index(table: Table, player: Player) -> int | None:
+    """A rematch's player takes back the seat they had in the old room, if it is free (issue 25)."""
+    old = Table.objects.filter(rematch=table).only("pk").first()
+    if old is None:
+        return None
+    before = Seat.objects.filter(table=old, player_key=player.key).values_list("index", flat=True).first()
+    if before is None or table.seats.filter(index=before).exists():
+        return None
+    return int(before)
 
 
 def leave_room(*, table_id: int, player: Player | None, now: datetime | None = None) -> None:

@@ -19,9 +19,10 @@ from django.db.models import Count
 from django.dispatch import Signal
 from django.utils import timezone
 
-from economy.services import SeatResult, reward_game, settle_pot
+from economy.services import Reward, SeatResult, reward_game, settle_pot
+from league.points import table_points
 
-from . import flow
+from . import broadcast, flow
 from .models import ActionLog, GameResult, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -104,9 +105,11 @@ def finish_table(*, table_id: int, now: datetime | None = None) -> GameResult | 
             simulated=table.simulated,
             finished_at=table.finished_at or moment,
         )
+        rewards: list[Reward] = []
+        won: dict[int, int] = {}
         if table.mode != Table.Mode.BOTS:
             played = who_played(table) if table.mode == Table.Mode.FRIENDS else None
-            reward_game(
+            rewards = reward_game(
                 reference=reward_reference(table),
                 game=table.game,
                 mode=table.mode,
@@ -122,12 +125,43 @@ def finish_table(*, table_id: int, now: datetime | None = None) -> GameResult | 
                 now=moment,
             )
         if table.pot_id is not None:
-            settle_pot(
+            paid = settle_pot(
                 pot=table.pot_id,
                 results=[(row["user_id"], row["place"]) for row in rows if row["user_id"] is not None],
             )
+            won = {
+                e.account.user_id: e.amount
+                for e in paid.entries.select_related("account")
+                if e.amount > 0 and e.account.user_id is not None
+            }
+        table.earnings = earnings(table, rows, rewards, won)
         table.settled_at = moment
         table.wake_at = None
-        table.save(update_fields=["settled_at", "wake_at"])
+        table.save(update_fields=["earnings", "settled_at", "wake_at"])
+        # the result screens on the table show what each seat took (issue 25 item 4)
+        broadcast.table_changed(table.pk, table.version, force=True)
         transaction.on_commit(lambda: game_finished.send(sender=GameResult, game_result=result))
         return result
+
+
+def earnings(
+    table: Table, rows: list[dict[str, Any]], rewards: list[Reward], won: dict[int, int]
+) -> list[dict[str, Any]]:
+    """What each seat took from the game, for its result screen (issue 25 item 4), in seat order:
+    ``coins`` (the game's reward, PF-57, plus a buy-in pot's share, PF-53), ``xp`` (PF-58) and
+    ``league_points`` (PF-60; None where the mode earns none, PF-15). Bots and guests take 0."""
+    by_user = {r.user_id: r for r in rewards}
+    league = table.mode in (Table.Mode.ONLINE, Table.Mode.BUYIN)
+    points = {e.seat: e.points for e in table_points(mode=table.mode, seats=rows, simulated=table.simulated)}
+    out = []
+    for row in rows:
+        reward = by_user.get(row["user_id"]) if row["user_id"] is not None else None
+        out.append(
+            {
+                "seat": row["seat"],
+                "coins": (reward.coins if reward else 0) + won.get(row["user_id"], 0),
+                "xp": reward.xp if reward else 0,
+                "league_points": points.get(row["seat"], 0) if league else None,
+            }
+        )
+    return out
