@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from .endgame_strings import ENDGAME_STRINGS
+
 STRINGS: dict[str, Promise] = {
     # connection and roles
     "connecting": _("Conectando con la mesa…"),
@@ -466,4 +468,4 @@ STRINGS: dict[str, Promise] = {
 
 def table_strings() -> dict[str, str]:
     """The words in the active language, ready for ``json_script``."""
-    return {key: str(value) for key, value in STRINGS.items()}
+    return {key: str(value) for key, value in {**STRINGS, **ENDGAME_STRINGS}.items()}

@@ -44,6 +44,7 @@ import { api } from "./api.js";
 import { cardBack, cardFace, cardName, setCardWords } from "./cards.js";
 import { createRenderer, el, FRENCH_SUITS } from "./render.js";
 import { unpackLegal } from "./games/guandan_legal.js";
+import { createEndgame } from "./endgame.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const S = config.strings;
@@ -72,6 +73,8 @@ const { t, seatName, cardLabel, posLabel, comboLabel, seatBadges, ...draw } = cr
   getEnv: () => env,
 });
 setCardWords(t);
+// the result, rematch, "Salir de la mesa" and the spectator's chat (issue 25 items 4 and 5)
+const endgame = createEndgame({ config, t, el, seatName });
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 // One readable label per legal action (design.md: actions on the wire).
@@ -295,6 +298,7 @@ function paint() {
   root.dataset.seat = envelope.you.seat ?? "";
   root.dataset.role = envelope.you.role;
   root.dataset.phase = envelope.view?.phase ?? "";
+  if (endgame.render(envelope)) return; // a room its host closed
   const waiting = envelope.status === "waiting";
   $("waiting").hidden = !waiting;
   $("board").hidden = waiting;
@@ -451,12 +455,7 @@ function renderActions() {
 }
 
 function renderResult() {
-  const box = $("result");
-  box.hidden = !env.result;
-  if (!env.result) return;
-  draw.renderResult(env.result, $("result-winners"), $("result-places"));
-  $("result-seed").textContent = env.seed ?? "";
-  $("result-hash").textContent = env.seed_hash ?? "";
+  endgame.renderResult();
 }
 
 // -- chat (PF-34): text only ------------------------------------------------------------------
