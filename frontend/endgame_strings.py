@@ -50,22 +50,31 @@ ENDGAME_STRINGS: dict[str, Promise] = {
     "eg_confirm_leave": _("Sí, salir"),
     "eg_confirm_close": _("Sí, cerrar la sala"),
     "eg_cancel": _("Seguir en la mesa"),
-    "eg_explain_stand_up": _("Dejarás tu asiento libre. Puedes volver con el enlace mientras la partida no empiece."),
+    "eg_explain_stand_up": _(
+        "Dejarás tu asiento libre. Puedes volver con el enlace mientras la partida no empiece."
+    ),
     "eg_explain_close": _(
         "La sala se cerrará para todos: los demás verán que la cerraste y sus invitaciones desaparecerán."
     ),
-    "eg_explain_online_waiting": _("Dejarás la mesa antes de que empiece; si pagaste entrada, se te devuelve."),
+    "eg_explain_online_waiting": _(
+        "Dejarás la mesa antes de que empiece; si pagaste entrada, se te devuelve."
+    ),
     "eg_explain_friends": _(
-        "Un bot jugará tu asiento desde ahora. Si vuelves a abrir la mesa antes de que acabe, recuperas tu asiento."
+        "Un bot jugará tu asiento desde ahora. Si vuelves a abrir la mesa antes de que acabe, "
+        "recuperas tu asiento."
     ),
     "eg_explain_bots": _(
-        "Un bot jugará tu asiento y la partida esperará a que vuelvas: la encontrarás en «Tus mesas» del inicio."
+        "Un bot jugará tu asiento y la partida esperará a que vuelvas: la encontrarás en «Tus "
+        "mesas» del inicio."
     ),
     "eg_explain_online": _(
-        "Tu asiento sigue en la mesa: cuando se te acabe el tiempo se jugará por ti, y tras dos turnos seguidos un bot jugará hasta que vuelvas."
+        "Tu asiento sigue en la mesa: cuando se te acabe el tiempo se jugará por ti, y tras dos "
+        "turnos seguidos un bot jugará hasta que vuelvas."
     ),
     "eg_explain_buyin": _(
-        "Tu asiento y tu entrada siguen en la mesa: nadie recupera la entrada de una partida empezada. Cuando se te acabe el tiempo se jugará por ti, y tras dos turnos seguidos un bot jugará hasta que vuelvas."
+        "Tu asiento y tu entrada siguen en la mesa: nadie recupera la entrada de una partida "
+        "empezada. Cuando se te acabe el tiempo se jugará por ti, y tras dos turnos seguidos un bot "
+        "jugará hasta que vuelvas."
     ),
     "eg_room_closed": _("El anfitrión ha cerrado esta sala."),
     "eg_home": _("Volver al inicio"),

@@ -102,7 +102,11 @@ def in_first_viewport(page: Any, selector: str) -> bool:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
-def test_the_result_shows_the_winner_first_labelled_numbers_and_the_folded_seed(browser, server, size) -> None:  # noqa: F811
+def test_the_result_shows_the_winner_first_labelled_numbers_and_the_folded_seed(
+    browser,  # noqa: F811
+    server,  # noqa: F811
+    size,
+) -> None:
     page = page_at(browser, size)
     guest_bots_game(page, server, f"Ana{size['width']}", game="puteo")
     finish(server, page)
@@ -120,6 +124,7 @@ def test_the_result_shows_the_winner_first_labelled_numbers_and_the_folded_seed(
     # the seed and its commitment are folded under one summary with its one-sentence explanation
     check = page.locator("#seed-check")
     assert check.evaluate("d => d.open") is False
+    assert len(page.locator("#result-seed").text_content()) == 32  # there, folded away
     assert not page.locator("#result-seed").is_visible()
     check.locator("summary", has_text="Comprobar que el barajado fue justo").click()
     assert len(page.locator("#result-seed").inner_text()) == 32
@@ -265,7 +270,9 @@ services.run_wave()
 print(Table.objects.filter(seats__user=users[0]).get().pk)
 """,
     )
-    code = site_shell(server, f"from cardgames.tables.models import Table; print(Table.objects.get(pk={table_id}).code)")
+    code = site_shell(
+        server, f"from cardgames.tables.models import Table; print(Table.objects.get(pk={table_id}).code)"
+    )
     page.goto(f"{server}/mesa/{code}/")
     page.locator("#table-app[data-status=playing]").wait_for()
     finish(server, page)

@@ -164,10 +164,27 @@ def test_gd42_a_match_set_up_at_a_played_by_clicking_to_the_result_screen(browse
     result = page.get_by_test_id("result")
     assert "Fin de la partida" in result.inner_text()
     winners_line = page.locator("#result-winners").inner_text()
-    assert winners_line == "Gana: " + ", ".join(shown_name(env, s) for s in winners)
-    places = page.locator("#result-places li").all_inner_texts()
-    expected = [f"{1 if s in winners else 3}º {shown_name(env, s)} · nivel A" for s in order_by_place(env)]
-    assert places == expected  # the place and the team's level, as a player reads it
+    me = env["you"]["seat"]
+    if me in winners:  # the winner first, as the viewer reads it (issue 25 item 4)
+        partner = next(s for s in winners if s != me)
+        assert winners_line == f"¡Habéis ganado! {shown_name(env, partner)}"
+    else:
+        assert winners_line == "Ganan " + " y ".join(shown_name(env, s) for s in winners)
+    places = page.locator("#result-places li")
+    shown = [
+        (
+            places.nth(i).locator(".place-rank").inner_text(),
+            places.nth(i).locator(".place-name").inner_text(),
+            places.nth(i).locator("[data-number=score] dt").inner_text(),
+            places.nth(i).locator("[data-number=score] dd").inner_text(),
+        )
+        for i in range(places.count())
+    ]
+    expected = [
+        (f"{1 if s in winners else 3}º", shown_name(env, s), "Nivel del equipo", "A")
+        for s in order_by_place(env)
+    ]
+    assert shown == expected  # the place and the team's level, labelled, as a player reads it
     final = page.get_by_test_id("gd-deal-end").inner_text()
     assert f"Fin de la mano {view['deal']}" in final
     assert "Niveles finales: equipo A A, equipo B A." in final

@@ -66,7 +66,11 @@ def test_buscar_otra_is_refused_when_the_wallet_cannot_pay_the_stake(make_player
     loser = people[1 - table.result["winners"][0]]
     admin = get_user_model().objects.create_user(username="boss", password=None, is_staff=True)
     adjust_wallet(
-        user=UserRef(loser.user_id), amount=-coins(loser), actor=admin, reason="test: spent", request_id="spent"
+        user=UserRef(loser.user_id),
+        amount=-coins(loser),
+        actor=admin,
+        reason="test: spent",
+        request_id="spent",
     )
     client = Client()
     client.force_login(get_user_model().objects.get(pk=loser.user_id))

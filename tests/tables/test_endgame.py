@@ -136,7 +136,13 @@ def test_otra_partida_deals_the_same_room_again_with_the_same_bots_and_options()
     clock = Clock()
     ana = guest_player("Ana")
     room = services.create_room(
-        player=ana, game="puteo", mode="bots", players=3, options={"lives": 3}, bot_level="hard", now=clock.now
+        player=ana,
+        game="puteo",
+        mode="bots",
+        players=3,
+        options={"lives": 3},
+        bot_level="hard",
+        now=clock.now,
     )
     services.start_table(table_id=room.pk, player=ana, now=clock.now)
     table = play_out(room, {0: ana}, clock)
@@ -228,7 +234,7 @@ def test_leaving_a_finished_game_changes_nothing_and_spectators_are_not_seated()
 # -- the HTTP API --------------------------------------------------------------------------------------
 def test_the_api_answers_rematch_leave_and_close_with_clear_codes() -> None:
     clock = Clock()
-    table, ana, bea = friends_game(clock)
+    table, _ana, _bea = friends_game(clock)
     host, friend, nobody = Client(), Client(), Client()
     host.force_login(table.seats.get(index=0).user)
     friend.force_login(table.seats.get(index=1).user)
