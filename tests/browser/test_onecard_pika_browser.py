@@ -50,7 +50,7 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
 def assert_result_screen(page: Any) -> None:
     result = page.get_by_test_id("result")
     assert "Fin de la partida" in result.inner_text()
-    assert len(page.locator("#result-seed").inner_text()) == 32
+    assert len(page.locator("#result-seed").text_content()) == 32  # folded away (issue 25 item 4)
 
 
 # -- One Card ---------------------------------------------------------------------------------------

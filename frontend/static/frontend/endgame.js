@@ -167,10 +167,7 @@ export function createEndgame({ config, t, el, seatName }) {
       const item = el(
         "li",
         { class: `place${result.winners?.includes(index) ? " winner" : ""}${index === env.you.seat ? " mine" : ""}`, "data-seat": index },
-        el("span", { class: "place-rank", text: t("eg_place", { place: result.placements[index] }) }),
-        " ",
-        el("span", { class: "place-name", text: seatName(index) }),
-        " ",
+        el("span", { class: "place-who" }, el("span", { class: "place-rank", text: t("eg_place", { place: result.placements[index] }) }), " ", el("span", { class: "place-name", text: seatName(index) })),
         numbers,
       );
       list.append(item);
