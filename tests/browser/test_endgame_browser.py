@@ -302,3 +302,28 @@ print(e.game, e.players, e.stake)
     page.get_by_test_id("result").filter(has_text="Has salido de la cola").wait_for()
     page.context.close()
     other.context.close()
+
+
+def test_cerrar_sala_takes_back_the_invitations_it_sent(browser, server) -> None:  # noqa: F811
+    host, invitee = page_at(browser, DESKTOP), page_at(browser, PHONE)
+    sign_up(host, server, "nora_cierra")
+    sign_up(invitee, server, "tomas_cierra")
+    host.goto(server + "/")
+    card = host.locator('.game-card[data-game="one_card"]')
+    card.locator('select[name="players"]').select_option("2")
+    card.get_by_role("button", name="Crear sala con amigos").click()
+    host.wait_for_url("**/mesa/*/")
+    code = host.get_by_test_id("room-code").inner_text()
+    host.get_by_label("Invitar por nombre de usuario").fill("tomas_cierra")
+    host.get_by_role("button", name="Invitar").click()
+    invitee.goto(server + "/reglas/pika/")  # a page other than the home page
+    toast = invitee.get_by_test_id("invitation-toast").filter(has_text=code)
+    toast.wait_for()
+
+    host.locator("[data-action=leave]", has_text="Cerrar sala").click()
+    host.get_by_test_id("leave-confirm").click()
+    host.wait_for_url(f"{server}/")
+
+    toast.wait_for(state="detached")  # the closed room's invitation is gone from every page
+    host.context.close()
+    invitee.context.close()
