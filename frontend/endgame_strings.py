@@ -26,6 +26,7 @@ ENDGAME_STRINGS: dict[str, Promise] = {
     "eg_league": _("Puntos de liga"),
     "eg_practice": _("Partida de práctica contra bots: no da monedas, experiencia ni puntos de liga."),
     "eg_friends": _("Las partidas con amigos dan monedas y experiencia al ganador, pero no puntos de liga."),
+    "eg_guest": _("Como invitado no ganas monedas ni experiencia: crea una cuenta para ganarlas."),
     "eg_settling": _("Calculando monedas y puntos…"),
     "eg_show_table": _("Ver la mesa"),
     "eg_show_result": _("Ver el resultado"),

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_matchmaking_browser import sign_up
-from tests.browser.test_tables_browser import browser, server, site_shell  # noqa: F401 (fixtures)
+from tests.browser.test_tables_browser import SCREENSHOTS, browser, server, site_shell  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}
@@ -135,6 +135,7 @@ def test_the_result_shows_the_winner_first_labelled_numbers_and_the_folded_seed(
     check.locator("summary", has_text="Comprobar que el barajado fue justo").click()
     assert len(page.locator("#result-seed").inner_text()) == 32
     assert "semilla" in check.inner_text()
+    page.screenshot(path=str(SCREENSHOTS / f"endgame-result-{size['width']}.png"))
     page.context.close()
 
 
@@ -179,6 +180,7 @@ def test_revancha_the_host_offers_the_friend_accepts_and_the_host_starts(browser
     accept = friend.locator("[data-action=rematch]:not([disabled])", has_text="Aceptar la revancha")
     accept.wait_for()
     assert in_first_viewport(friend, "[data-action=rematch]")
+    friend.screenshot(path=str(SCREENSHOTS / f"endgame-revancha-{size['width']}.png"))
     accept.click()
     friend.locator("#table-app[data-status=waiting][data-seat='1']").wait_for()
     host.locator("#wait-seats li.filled", has_text="Pepe").wait_for()
@@ -228,6 +230,7 @@ def test_pf63_leaving_a_started_friends_game_hands_the_seat_to_the_stand_in(brow
         page.locator("#table-app[data-status=playing]").wait_for()
     friend.locator("[data-action=leave]").click()
     assert "Un bot jugará tu asiento" in friend.locator("#exit-confirm").inner_text()
+    friend.screenshot(path=str(SCREENSHOTS / "endgame-leave-390.png"))
     friend.get_by_test_id("leave-confirm").click()
     friend.wait_for_url(f"{server}/")
     envelope = host.request.get(f"{server}{config(host)['api']}").json()

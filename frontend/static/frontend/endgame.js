@@ -155,7 +155,7 @@ export function createEndgame({ config, t, el, seatName }) {
     const order = env.seats.map((s) => s.seat).sort((a, b) => result.placements[a] - result.placements[b] || a - b);
     for (const index of order) {
       const seat = env.seats.find((s) => s.seat === index);
-      const person = seat && (seat.kind === "human" || seat.kind === "guest");
+      const person = seat && seat.kind === "human"; // guests and bots take nothing (PF-57, PF-61)
       const numbers = el("dl", { class: "place-numbers" });
       const score = scoreText(result.scores?.[index]);
       if (score !== null) numbers.append(number(t(`eg_score_${config.game}`), score, "score"));
@@ -177,7 +177,9 @@ export function createEndgame({ config, t, el, seatName }) {
   function resultNote() {
     if (env.mode === "bots") return t("eg_practice");
     if (!env.earnings) return t("eg_settling");
-    return env.mode === "friends" ? t("eg_friends") : "";
+    const me = env.seats.find((s) => s.seat === env.you.seat);
+    const notes = [env.mode === "friends" ? t("eg_friends") : "", me?.kind === "guest" ? t("eg_guest") : ""];
+    return notes.filter(Boolean).join(" ");
   }
 
   function rematchLabel() {
