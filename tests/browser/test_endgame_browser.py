@@ -330,3 +330,37 @@ def test_cerrar_sala_takes_back_the_invitations_it_sent(browser, server) -> None
     toast.wait_for(state="detached")  # the closed room's invitation is gone from every page
     host.context.close()
     invitee.context.close()
+
+
+def test_revancha_reaches_a_registered_friend_as_an_invitation_toast_they_accept(browser, server) -> None:  # noqa: F811
+    host, friend = page_at(browser, DESKTOP), page_at(browser, PHONE)
+    sign_up(host, server, "rita_revancha")
+    sign_up(friend, server, "hugo_revancha")
+    host.goto(server + "/")
+    card = host.locator('.game-card[data-game="one_card"]')
+    card.locator('select[name="players"]').select_option("2")
+    card.get_by_role("button", name="Crear sala con amigos").click()
+    host.wait_for_url("**/mesa/*/")
+    code = host.get_by_test_id("room-code").inner_text()
+    friend.goto(f"{server}/mesa/{code}/")
+    friend.get_by_test_id("join-room").click()
+    friend.locator("#table-app[data-status=waiting][data-seat='1']").wait_for()
+    host.locator("#wait-seats li.filled", has_text="hugo_revancha").wait_for()
+    host.get_by_role("button", name="Empezar partida").click()
+    friend.locator("#table-app[data-status=playing]").wait_for()
+    finish(server, host)
+
+    # the friend has gone to another page; the host's offer reaches it as an invitation
+    friend.goto(server + "/reglas/skyjo/")
+    host.locator("[data-action=rematch]", has_text="Revancha").click()
+    host.locator("#table-app[data-status=waiting]").wait_for()
+    new_code = host.get_by_test_id("room-code").inner_text()
+    assert new_code != code
+    toast = friend.get_by_test_id("invitation-toast").filter(has_text=new_code)
+    toast.wait_for()
+    toast.get_by_role("button", name="Aceptar").click()
+    friend.wait_for_url(f"**/mesa/{new_code}/")
+    friend.locator("#table-app[data-status=waiting][data-seat='1']").wait_for()  # their old seat
+    host.locator("#wait-seats li.filled", has_text="hugo_revancha").wait_for()
+    host.context.close()
+    friend.context.close()
