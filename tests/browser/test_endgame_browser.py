@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from tests.browser.test_matchmaking_browser import sign_up
+from tests.browser.test_pages_browser import AXE, RUN_AXE
 from tests.browser.test_tables_browser import SCREENSHOTS, browser, server, site_shell  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -96,6 +97,16 @@ def friends_room(host: Any, friend: Any, server: str) -> str:  # noqa: F811
     return code
 
 
+def ours_by_axe(page: Any) -> list[dict[str, Any]]:
+    """axe-core's WCAG 2.1 A/AA violations in what this change draws: the result sheet and the exit."""
+    page.add_script_tag(url=AXE)
+    return list(
+        page.evaluate(
+            RUN_AXE.replace("axe.run(document,", "axe.run({include: [['#result'], ['#table-exit']]},")
+        )
+    )
+
+
 def in_first_viewport(page: Any, selector: str) -> bool:
     """Is the element inside the viewport as the page stands, without any scrolling?"""
     return bool(
@@ -136,6 +147,9 @@ def test_the_result_shows_the_winner_first_labelled_numbers_and_the_folded_seed(
     assert len(page.locator("#result-seed").inner_text()) == 32
     assert "semilla" in check.inner_text()
     page.screenshot(path=str(SCREENSHOTS / f"endgame-result-{size['width']}.png"))
+    for scheme in ("light", "dark"):  # names, labels and contrast of the result sheet, both themes
+        page.emulate_media(color_scheme=scheme)
+        assert ours_by_axe(page) == [], scheme
     page.context.close()
 
 

@@ -31,7 +31,7 @@ export function createEndgame({ config, t, el, seatName }) {
   let queued = null; // the queue event after "Buscar otra"
 
   // -- the exit bar: one "Salir de la mesa" control, placed under the page's title ----------------
-  const leaveButton = el("button", { type: "button", class: "secondary small", "data-action": "leave", "data-testid": "leave" });
+  const leaveButton = el("button", { type: "button", class: "secondary small", "data-action": "leave", "data-testid": "leave", text: t("eg_leave") });
   const explain = el("p", { class: "exit-explain", id: "exit-explain" });
   const confirmButton = el("button", { type: "button", class: "danger", "data-testid": "leave-confirm" });
   const cancelButton = el("button", { type: "button", class: "secondary", text: t("eg_cancel") });
