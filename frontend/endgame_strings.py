@@ -24,6 +24,7 @@ ENDGAME_STRINGS: dict[str, Promise] = {
     "eg_coins": _("Monedas ganadas"),
     "eg_xp": _("Experiencia"),
     "eg_league": _("Puntos de liga"),
+    "eg_entry": _("Entrada pagada"),
     "eg_practice": _("Partida de práctica contra bots: no da monedas, experiencia ni puntos de liga."),
     "eg_friends": _("Las partidas con amigos dan monedas y experiencia al ganador, pero no puntos de liga."),
     "eg_guest": _("Como invitado no ganas monedas ni experiencia: crea una cuenta para ganarlas."),

@@ -149,8 +149,10 @@ def earnings(
 ) -> list[dict[str, Any]]:
     """What each seat took from the game, for its result screen (issue 25 item 4), in seat order:
     ``coins`` (the game's reward, PF-57, plus a buy-in pot's share, PF-53), ``xp`` (PF-58) and
-    ``league_points`` (PF-60; None where the mode earns none, PF-15). Bots and guests take 0."""
+    ``league_points`` (PF-60; None where the mode earns none, PF-15), and at a buy-in table the
+    ``entry`` each person paid to sit (PF-17; None elsewhere). Bots and guests take 0."""
     by_user = {r.user_id: r for r in rewards}
+    stake = table.pot.stake if table.pot_id is not None else None
     league = table.mode in (Table.Mode.ONLINE, Table.Mode.BUYIN)
     points = {e.seat: e.points for e in table_points(mode=table.mode, seats=rows, simulated=table.simulated)}
     out = []
@@ -162,6 +164,7 @@ def earnings(
                 "coins": (reward.coins if reward else 0) + won.get(row["user_id"], 0),
                 "xp": reward.xp if reward else 0,
                 "league_points": points.get(row["seat"], 0) if league else None,
+                "entry": stake if row["user_id"] is not None else None,
             }
         )
     return out

@@ -317,6 +317,16 @@ print(e.game, e.players, e.stake)
     assert queued == "one_card 2 0"
     page.get_by_test_id("leave-queue").click()
     page.get_by_test_id("result").filter(has_text="Has salido de la cola").wait_for()
+
+    # both players ask for another: the queue seats them together and each tab goes to the table
+    again.click()
+    page.get_by_test_id("rematch-line").filter(has_text="Buscando otra mesa").wait_for()
+    other.goto(f"{server}/mesa/{code}/")
+    other.locator("[data-action=rematch]", has_text="Buscar otra").click()
+    for tab in (page, other):
+        tab.wait_for_url(lambda url: "/mesa/" in url and f"/mesa/{code}/" not in url)
+    assert page.url == other.url
+    page.locator("#table-app[data-status=playing]").wait_for()
     page.context.close()
     other.context.close()
 

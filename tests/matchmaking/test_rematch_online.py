@@ -52,6 +52,11 @@ def test_buscar_otra_queues_again_for_the_same_game_players_and_stake(make_playe
 
     again = endgame.rematch(table_id=table.pk, player=winner, now=clock.now)
 
+    earned = selectors.table_view_for(table=table, viewer=winner)["earnings"]
+    seat = table.result["winners"][0]
+    # PF-53: the pot (both entries) goes to the winner; each person paid their entry (PF-17)
+    assert [row["entry"] for row in earned] == [100, 100]
+    assert earned[seat]["coins"] == 200 and earned[1 - seat]["coins"] == 0
     assert again.kind == "queue" and again.queued["state"] == "queued"
     entry = QueueEntry.objects.get(user_id=winner.user_id, status=QueueEntry.Status.WAITING)
     assert (entry.game, entry.players, entry.stake) == ("one_card", 2, 100)

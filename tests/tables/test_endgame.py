@@ -59,8 +59,8 @@ def test_pf13_a_bots_game_earns_nothing_and_says_so() -> None:
     table.refresh_from_db()
     earned = selectors.table_view_for(table=table, viewer=ana)["earnings"]
     assert earned == [
-        {"seat": 0, "coins": 0, "xp": 0, "league_points": None},
-        {"seat": 1, "coins": 0, "xp": 0, "league_points": None},
+        {"seat": 0, "coins": 0, "xp": 0, "league_points": None, "entry": None},
+        {"seat": 1, "coins": 0, "xp": 0, "league_points": None, "entry": None},
     ]
 
 

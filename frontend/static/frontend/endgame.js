@@ -163,6 +163,7 @@ export function createEndgame({ config, t, el, seatName }) {
       if (mine && person) {
         numbers.append(number(t("eg_coins"), signed(mine.coins), "coins"), number(t("eg_xp"), signed(mine.xp), "xp"));
         if (mine.league_points !== null && mine.league_points !== undefined) numbers.append(number(t("eg_league"), signed(mine.league_points), "league"));
+        if (mine.entry) numbers.append(number(t("eg_entry"), `−${mine.entry}`, "entry"));
       }
       const item = el(
         "li",
