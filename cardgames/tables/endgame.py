@@ -78,8 +78,9 @@ def rematch(
 
     Refusals (nothing changes): ``identity_required``, ``no_such_table`` (also a closed one),
     ``not_finished``, ``spectator`` (who did not sit at it), ``no_rematch_yet`` (a friends room's
-    rematch is the host's to offer: the others accept it once offered), the room quotas (``too_many_rooms`` …)
-    and, online, the queue's own refusals (``insufficient_coins``, ``already_queued`` …).
+    rematch is the host's to offer: the others accept it once offered), the room quotas
+    (``too_many_rooms`` …) and, online, ``login_required`` and the queue's own refusals
+    (``insufficient_coins``, ``already_queued`` …).
     Calling again returns the same room: a double click opens one room.
     """
     if player is None:
@@ -89,30 +90,33 @@ def rematch(
         old = services._lock_live(table_id)
         if old.status != Table.Status.FINISHED:
             raise TableError("not_finished")
-        seat = _seat_of(old, player)
-        if seat is None:
+        if _seat_of(old, player) is None:
             raise TableError("spectator")
-        if old.mode in (Table.Mode.ONLINE, Table.Mode.BUYIN):
-            online = True
-        else:
-            online = False
-            if old.rematch_id is not None:
-                room = services._lock(old.rematch_id)
-                assert room is not None
-                if room.status != Table.Status.CLOSED:
-                    return Rematch("room", room, _accept(room, old, player, moment))
-            if old.mode == Table.Mode.FRIENDS and old.host_key != player.key:
-                raise TableError("no_rematch_yet")
-            room = _open_again(old, player, address, moment)
-            old.rematch = room
-            old.save(update_fields=["rematch"])
-            broadcast.table_changed(old.pk, old.version, force=True)  # every result screen sees the offer
-            mine = _seat_of(room, player)
-            return Rematch("room", room, mine.index if mine else None)
-    assert online
+        if old.mode in services.ROOM_MODES:
+            return _room_rematch(old, player, address, moment)
+    # online and buy-in: the queue's own transaction, after this one let the table go
     if player.user_id is None:
         raise TableError("login_required")
     return Rematch("queue", queued=hooks.online().queue_again(table_id=old.pk, user_id=player.user_id))
+
+
+def _room_rematch(old: Table, player: Player, address: str, moment: datetime) -> Rematch:
+    """A friends or bots room's rematch (``old``'s row locked): the room offered already (accepted
+    by ``player``), or a new one when ``player`` may open it (a friends room's host, a bots room's
+    player)."""
+    if old.rematch_id is not None:
+        room = services._lock(old.rematch_id)
+        assert room is not None
+        if room.status != Table.Status.CLOSED:  # its host closed it: a new offer may follow
+            return Rematch("room", room, _accept(room, old, player, moment))
+    if old.mode == Table.Mode.FRIENDS and old.host_key != player.key:
+        raise TableError("no_rematch_yet")
+    room = _open_again(old, player, address, moment)
+    old.rematch = room
+    old.save(update_fields=["rematch"])
+    broadcast.table_changed(old.pk, old.version, force=True)  # every result screen sees the offer
+    mine = _seat_of(room, player)
+    return Rematch("room", room, mine.index if mine else None)
 
 
 def _open_again(old: Table, player: Player, address: str, moment: datetime) -> Table:

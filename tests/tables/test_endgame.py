@@ -19,9 +19,11 @@ from tests.tables.test_rooms import refused
 pytestmark = pytest.mark.django_db
 
 
-def friends_game(clock: Clock, *, game: str = "one_card") -> tuple[Table, Player, Player]:
+def friends_game(
+    clock: Clock, *, game: str = "one_card", names: tuple[str, str] = ("Ana", "Bea")
+) -> tuple[Table, Player, Player]:
     """A finished 3-seat friends game of Ana (host, seat 0), Bea (seat 1) and a hard bot (seat 2)."""
-    ana, bea = user_player("Ana"), user_player("Bea")
+    ana, bea = user_player(names[0]), user_player(names[1])
     room = services.create_room(player=ana, game=game, mode="friends", players=3, now=clock.now)
     services.join_room(table_id=room.pk, player=bea, code=room.code, now=clock.now)
     services.add_bot(table_id=room.pk, player=ana, level="hard", now=clock.now)
@@ -117,6 +119,26 @@ def test_revancha_an_invitee_who_accepts_the_toast_takes_back_their_old_seat() -
     invitation = Invitation.objects.get(table=room, recipient_id=bea.user_id)
     seat = services.respond_invitation(invitation_id=invitation.pk, player=bea, accept=True, now=clock.now)
     assert seat is not None and seat.index == 1
+
+
+def test_revancha_a_latecomer_watches_a_started_rematch_and_a_closed_one_may_be_offered_again() -> None:
+    clock = Clock()
+    table, ana, bea = friends_game(clock)
+    first = endgame.rematch(table_id=table.pk, player=ana, now=clock.now).table
+    services.add_bot(table_id=first.pk, player=ana, level="easy", seat=1, now=clock.now)
+    services.start_table(table_id=first.pk, player=ana, now=clock.now)
+    late = endgame.rematch(table_id=table.pk, player=bea, now=clock.now)
+    assert late.table.pk == first.pk and late.seat is None  # it started without her: she watches
+
+    table2, cris, dani = friends_game(Clock(), game="skyjo", names=("Cris", "Dani"))
+    offered = endgame.rematch(table_id=table2.pk, player=cris, now=clock.now).table
+    endgame.close_room(table_id=offered.pk, player=cris, now=clock.now)
+    table2.refresh_from_db()
+    assert selectors.table_view_for(table=table2, viewer=dani)["rematch"] is None  # the offer went
+    with refused("no_rematch_yet"):
+        endgame.rematch(table_id=table2.pk, player=dani, now=clock.now)
+    again = endgame.rematch(table_id=table2.pk, player=cris, now=clock.now).table
+    assert again.pk != offered.pk and again.status == Table.Status.WAITING
 
 
 def test_revancha_refused_before_the_end_and_after_a_room_closed() -> None:
