@@ -40,11 +40,11 @@
 // The page's address with ?ui=plain shows that generic drawing on purpose.
 //
 // User text (names, chat) only ever goes through textContent.
+import { createEndgame } from "./endgame.js";
 import { api } from "./api.js";
 import { cardBack, cardFace, cardName, setCardWords } from "./cards.js";
 import { createRenderer, el, FRENCH_SUITS } from "./render.js";
 import { unpackLegal } from "./games/guandan_legal.js";
-import { createEndgame } from "./endgame.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const S = config.strings;
