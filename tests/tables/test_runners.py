@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from cardgames.tables import deadlines, runner, settlement, tasks
+from cardgames.tables import deadlines, runner, services, settlement, tasks
 from cardgames.tables.models import GameResult, Seat, Table
 from economy.models import Transfer
 from tests.tables.helpers import Clock, play_out, started_table, user_player
@@ -88,11 +88,14 @@ def test_the_sweeper_wakes_only_due_tables_and_retries_an_unsettled_finish() -> 
 @pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_settlement_is_exactly_once_when_processes_race_to_finish(require_postgres: None) -> None:
-    """Eight workers finish the same table at once: one GameResult, one reward, no error."""
+    """Eight workers finish the same table at once: one GameResult, one reward, no error. Two
+    people play, so the winner is paid (issue 26 item 3: a person alone with bots is not)."""
     clock = Clock()
-    ana = user_player("Ana")
-    table = started_table("one_card", ana, clock, players=2)
-    table = play_out(table, {0: ana}, clock)
+    ana, bea = user_player("Ana"), user_player("Bea")
+    room = services.create_room(player=ana, game="one_card", mode="friends", players=2, now=clock.now)
+    services.join_room(table_id=room.pk, player=bea, code=room.code, now=clock.now)
+    table = services.start_table(table_id=room.pk, player=ana, now=clock.now)
+    table = play_out(table, {0: ana, 1: bea}, clock)
     Table.objects.filter(pk=table.pk).update(settled_at=None)
     GameResult.objects.filter(table=table).delete()
     errors: list[BaseException] = []
@@ -114,8 +117,7 @@ def test_settlement_is_exactly_once_when_processes_race_to_finish(require_postgr
         thread.join()
     assert errors == []
     assert GameResult.objects.filter(table=table).count() == 1
-    won = table.result["placements"][0] == 1
-    assert Transfer.objects.filter(key__startswith=f"reward:table:{table.pk}:").count() == (1 if won else 0)
+    assert Transfer.objects.filter(key__startswith=f"reward:table:{table.pk}:").count() == 1
 
 
 @pytest.mark.services
