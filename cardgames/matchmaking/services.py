@@ -53,6 +53,7 @@ MAX_ROUNDS = 5
 #: the PostgreSQL advisory lock key of "a wave is running" (any constant unique to this use)
 WAVE_LOCK_KEY = 0x7A9E_11A7
 KICK_KEY = "matchmaking:wave-kicked"  # + ":<shard>/<shards>"
+AGAIN_SECONDS = 0.5  # a skipped wave runs again this much later (``kick_again``)
 #: a wave's lobby events leave together at most this often (each trip to the channel layer is costly)
 WAVE_SEND_SECONDS = 0.25
 
@@ -270,14 +271,21 @@ def kick_wave(bucket: pairing.Bucket | None = None) -> None:
         transaction.on_commit(kick_runner)
 
 
-def _enqueue_wave(shard: int, shards: int) -> None:
+def _enqueue_wave(shard: int, shards: int, *, countdown: float = 0) -> None:
+    """Queue the shard's wave task unless one is queued already (the task clears the key)."""
     from .tasks import run_wave as run_wave_task
 
     try:
         if cache.add(f"{KICK_KEY}:{shard}/{shards}", 1, timeout=5):
-            run_wave_task.delay(shard=shard, shards=shards)
+            run_wave_task.apply_async(kwargs={"shard": shard, "shards": shards}, countdown=countdown)
     except Exception:  # the broker or cache is down: beat's next wave places the entry
         log.warning("could not kick a matchmaking wave", exc_info=True)
+
+
+def kick_again(shard: int, shards: int) -> None:
+    """A wave that found its shard's lock held may have been kicked by a join the running wave
+    has not seen: run once more shortly after, instead of leaving that entry to beat's next wave."""
+    _enqueue_wave(shard, shards, countdown=AGAIN_SECONDS)
 
 
 def run_wave(*, now: datetime | None = None, shard: int | None = None, shards: int = 1) -> Wave:

@@ -25,7 +25,10 @@ def run_wave(shard: int | None = None, shards: int = 1) -> int:
     # joins from now on kick a new wave; with the cache down the wave still runs (later joins wait for beat)
     with contextlib.suppress(Exception):
         cache.delete(f"{services.KICK_KEY}:{shard or 0}/{shards}")
-    return services.run_wave(shard=shard, shards=shards).tables
+    wave = services.run_wave(shard=shard, shards=shards)
+    if wave.skipped:
+        services.kick_again(shard or 0, shards)
+    return wave.tables
 
 
 @shared_task(

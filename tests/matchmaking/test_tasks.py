@@ -44,7 +44,7 @@ def test_a_join_kicks_its_shards_wave_once_per_burst_under_celery(
     settings.TABLE_RUNNER = "celery"
     monkeypatch.setenv("MATCHMAKING_WAVE_SHARDS", "2")
     sent = []
-    monkeypatch.setattr(tasks.run_wave, "delay", lambda **kw: sent.append(kw))
+    monkeypatch.setattr(tasks.run_wave, "apply_async", lambda kwargs, countdown: sent.append(kwargs))
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):
             services.join_queue(player=make_player(), game="pika", players=4, now=clock.now)
@@ -133,3 +133,21 @@ def test_a_batch_delivers_after_the_block_in_order_within_each_group(monkeypatch
         broadcast._send_many(["user.1", "user.2", "user.3"], {"n": 3})  # over the limit: flushed at once
         assert len(delivered) == 2
     assert len(delivered) == 2
+
+
+def test_a_wave_that_finds_its_shard_busy_runs_again_shortly(settings, monkeypatch) -> None:
+    """A join made while its shard's wave runs kicks a wave that finds the lock held: that one
+    queues itself again half a second later (once, however many were skipped), so the entry is
+    seated then rather than at beat's next wave."""
+    settings.TABLE_RUNNER = "celery"
+    sent = []
+    monkeypatch.setattr(
+        tasks.run_wave, "apply_async", lambda kwargs, countdown: sent.append((kwargs, countdown))
+    )
+    monkeypatch.setattr(services, "run_wave", lambda **kw: services.Wave(skipped=True))
+    assert tasks.run_wave.run(shard=1, shards=2) == 0
+    assert tasks.run_wave.run(shard=1, shards=2) == 0
+    assert sent == [({"shard": 1, "shards": 2}, services.AGAIN_SECONDS)] * 2  # each task clears the key first
+    monkeypatch.setattr(services, "run_wave", lambda **kw: services.Wave())
+    assert tasks.run_wave.run(shard=1, shards=2) == 0
+    assert len(sent) == 2  # a wave that ran queues nothing

@@ -120,7 +120,11 @@ def test_a_leave_racing_celery_waves_either_removes_the_entry_or_names_the_start
     sender = Celery("mm-leave-sender", broker=require_redis)
     # the kick as the site sends it (``services._enqueue_wave``), to this test's worker queue
     send = sender.send_task
-    kick = SimpleNamespace(delay=lambda **kw: send("matchmaking.run_wave", kwargs=kw, queue=queue))
+    kick = SimpleNamespace(
+        apply_async=lambda kwargs, countdown=0: send(
+            "matchmaking.run_wave", kwargs=kwargs, queue=queue, countdown=countdown
+        )
+    )
     monkeypatch.setattr(tasks, "run_wave", kick)
     env = {
         **os.environ,
