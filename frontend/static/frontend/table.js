@@ -45,6 +45,8 @@ import { api } from "./api.js";
 import { cardBack, cardFace, cardName, setCardWords } from "./cards.js";
 import { createRenderer, el, FRENCH_SUITS } from "./render.js";
 import { unpackLegal } from "./games/guandan_legal.js";
+import { bannerText, entryText, mergeLog } from "./movelog.js";
+import { turnPrompt, turnSeat } from "./turn.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const S = config.strings;
@@ -65,6 +67,10 @@ let heartbeat = null;
 let unanswered = 0; // heartbeats sent since the server's last frame
 let closedForGood = false;
 let actionCounter = 0;
+let moveLog = []; // the current deal's entries, newest first (movelog.js's mergeLog)
+let told = null; // the seq of the last move whose banners, marks and sound were given
+let entered = null; // cards that entered the viewer's hand: {codes, until}
+let wasMyTurn = false;
 
 // -- words ------------------------------------------------------------------------------------
 const { t, seatName, cardLabel, posLabel, comboLabel, seatBadges, ...draw } = createRenderer({
@@ -237,6 +243,7 @@ const gameReady = (async () => {
       envelope: () => env,
       now: () => Date.now() + clockOffset,
       reducedMotion,
+      turnSeat: () => (env ? turnSeat(env, config.game) : null),
       game: config.game,
       strings: S,
     };
@@ -264,6 +271,10 @@ function onFrame(frame) {
       break;
     case "hint":
       if (game && game.hint && env && frame.version === env.version) game.hint(frame.action);
+      break;
+    case "log":
+      moveLog = mergeLog(frame.entries, env?.last && env.last.seq > frame.version ? [env.last] : []);
+      renderLog();
       break;
     case "chat_history":
       $("chat-log").replaceChildren();
@@ -302,10 +313,10 @@ function paint() {
   const waiting = envelope.status === "waiting";
   $("waiting").hidden = !waiting;
   $("board").hidden = waiting;
+  $("move-log").hidden = waiting;
   if (waiting) return renderWaiting();
   renderTurn();
   renderTimers();
-  renderSeats();
   renderLastMove();
   $("spectator-notice").hidden = envelope.you.role !== "spectator";
   if (game) {
@@ -315,12 +326,21 @@ function paint() {
       dropGame(error);
     }
   }
-  if (!game) {
+  // each seat is drawn once (issue 25 §1): by the game module, else by the generic strip
+  $("seats").hidden = Boolean(game);
+  $("timers").hidden = Boolean(game); // the turn line and the buttons count down
+  if (game) $("seats").replaceChildren();
+  else {
+    renderSeats();
     renderPublic();
     renderHand();
     renderActions();
   }
   renderResult();
+  tellMove();
+  markEntered();
+  markTurnSeat();
+  renderLog();
 }
 
 // The waiting room: seats filling live, the host's bots and start (PF-22 – PF-25).
@@ -368,17 +388,24 @@ async function hostCall(method, url, body) {
 
 function renderTurn() {
   const line = $("turn-line");
-  if (env.result) {
-    line.textContent = t("result");
-  } else if (env.you.role === "spectator") {
-    line.textContent = `${t("spectating")} · ${env.to_act.length ? t("turn_of", { names: env.to_act.map(seatName).join(", ") }) : t("nobody_turn")}`;
-  } else if (env.to_act.includes(env.you.seat) && env.legal.length) {
-    line.textContent = t("your_turn");
-  } else {
-    line.textContent = env.to_act.length ? t("turn_of", { names: env.to_act.map(seatName).join(", ") }) : t("nobody_turn");
-  }
-  line.classList.toggle("mine", Boolean(env.legal.length));
+  const prompt = turnPrompt(env, { t, seatName, strings: S, game: config.game });
+  line.dataset.text = prompt.text;
+  if (prompt.deadline) line.dataset.deadline = prompt.deadline;
+  else delete line.dataset.deadline;
+  line.textContent = prompt.text;
+  line.classList.toggle("mine", Boolean(prompt.mine));
+  line.classList.toggle("window", Boolean(prompt.window));
   line.classList.toggle("spectator", env.you.role === "spectator");
+  if (prompt.turn && !wasMyTurn) sound("turn");
+  wasMyTurn = Boolean(prompt.turn);
+}
+
+function tickTurn(now) {
+  const line = $("turn-line");
+  if (!line.dataset.deadline) return;
+  const left = Math.max(0, Math.ceil((Number(line.dataset.deadline) - now) / 1000));
+  const text = line.dataset.text;
+  line.textContent = t(/[!?]$/.test(text) ? "prompt_seconds_after" : "prompt_seconds", { text, s: left });
 }
 
 // Countdowns from the absolute deadlines, corrected by the server's clock.
@@ -403,6 +430,7 @@ function tick() {
       paint();
     }
   }
+  tickTurn(now);
   for (const item of $("timers").children) {
     const left = Math.max(0, Math.ceil((Number(item.dataset.deadline) - now) / 1000));
     item.textContent = t("seconds", { name: item.dataset.label, s: left });
@@ -420,11 +448,178 @@ function renderPublic() {
   $("public").querySelector(".last-move")?.remove(); // the shell's own line says it
 }
 
+// The last move in words (movelog.js): what was played, the suit or colour asked, the bid, the
+// count drawn; a hand reorder is no move (the server never makes it `last`).
+function logWords() {
+  return { t, seatName, cardLabel: (code) => cardLabel(code), you: env && env.you.role !== "spectator" ? env.you.seat : null };
+}
+
 function renderLastMove() {
   const line = $("last-move");
   const last = env.last;
-  line.textContent = last && last.seat !== null && last.seat !== undefined ? t("last_move", { name: seatName(last.seat), move: draw.moveLabel(last.type) }) : "";
+  const text = last ? entryText(last, logWords()) : "";
+  line.textContent = text ? t("last_move_said", { move: text }) : "";
 }
+
+// This version's own move, told once: its banners (who did what to whom), a sound, the cards
+// that entered the viewer's hand (docs/protocol.md, "The move log").
+function tellMove() {
+  const last = env.last;
+  if (!last || last.seq !== env.version || last.seq === told) return;
+  const first = told === null;
+  told = last.seq;
+  if (first && env.status !== "playing") return;
+  const words = logWords();
+  const banners = (last.banners || []).map((b) => bannerText(b, words)).filter(Boolean);
+  if (banners.length) showTableBanner(banners.join(" · "));
+  if (last.entered?.length) entered = { codes: [...last.entered], until: Date.now() + ENTERED_MS };
+  const me = words.you;
+  const penalty = (last.banners || []).some((b) => ["caught", "missed_call", "stack", "lost_life"].includes(b.kind));
+  if (penalty) sound("penalty");
+  else if (last.type === "play" && last.seat !== me) sound("play");
+  animateTravel(last);
+}
+
+let bannerTimer = null;
+function showTableBanner(text) {
+  const banner = $("table-banner");
+  banner.textContent = text;
+  banner.hidden = false;
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => (banner.hidden = true), BANNER_MS);
+}
+
+const BANNER_MS = 6000;
+const ENTERED_MS = 2500;
+
+// The cards a move put into the viewer's hand are marked for a moment (Pika's go to the right
+// end, PK-46: the marks are given from the right).
+function markEntered() {
+  if (!entered) return;
+  if (Date.now() > entered.until) {
+    entered = null;
+    return;
+  }
+  const nodes = [...document.querySelectorAll("#game-area #hand [data-card], #hand [data-card]")].filter((node, i, all) => all.indexOf(node) === i).reverse();
+  const wanted = [...entered.codes];
+  for (const node of nodes) {
+    const at = wanted.indexOf(node.dataset.card);
+    if (at < 0) continue;
+    wanted.splice(at, 1);
+    node.classList.add("entered");
+    node.dataset.entered = "true";
+  }
+  const until = entered.until;
+  setTimeout(() => {
+    if (entered && entered.until !== until) return;
+    for (const node of document.querySelectorAll("#hand .entered")) {
+      node.classList.remove("entered");
+      delete node.dataset.entered;
+    }
+    entered = null;
+  }, until - Date.now());
+}
+
+// The current seat pulses (table.css, only without prefers-reduced-motion): the one turn seat.
+function markTurnSeat() {
+  const seat = turnSeat(env, config.game);
+  for (const node of document.querySelectorAll("#game-area [data-seat].turn-now")) node.classList.remove("turn-now");
+  if (seat === null || seat === env.you.seat) return;
+  for (const node of document.querySelectorAll(`#game-area [data-seat="${seat}"]`)) if (!node.closest("#hand")) node.classList.add("turn-now");
+}
+
+// A played card travels from its player's seat to the centre; cards drawn travel from the stock
+// to the hand. Only what the page drew with data-travel (the newest card on the table) moves.
+function animateTravel(last) {
+  if (reducedMotion() || last.seat === null || last.seat === undefined) return;
+  const area = $("game-area");
+  const target = area.querySelector("[data-travel=played]");
+  const from = last.seat === env.you.seat ? area.querySelector("#hand") : area.querySelector(`[data-seat="${last.seat}"]:not(#hand *)`);
+  if (target && from && last.type === "play") travel(target, from);
+  if (last.seat === env.you.seat && last.entered?.length) {
+    const stock = area.querySelector("[data-travel=stock]");
+    for (const node of area.querySelectorAll("#hand [data-entered]")) if (stock) travel(node, stock);
+  }
+}
+
+function travel(node, from) {
+  const a = from.getBoundingClientRect();
+  const b = node.getBoundingClientRect();
+  node.style.setProperty("--from-x", `${Math.round(a.left + a.width / 2 - (b.left + b.width / 2))}px`);
+  node.style.setProperty("--from-y", `${Math.round(a.top + a.height / 2 - (b.top + b.height / 2))}px`);
+  node.classList.remove("arrive");
+  void node.offsetWidth; // restart the animation if the node already had it
+  node.classList.add("arrive");
+  node.addEventListener("animationend", () => node.classList.remove("arrive"), { once: true });
+}
+
+// -- the move log (issue 25 §3): the current deal, newest first, from the log frame ----------------
+function renderLog() {
+  if (!env || env.status === "waiting") return;
+  if (env.last && !moveLog.some((entry) => entry.seq === env.last.seq)) moveLog = mergeLog(moveLog, [env.last]);
+  const list = $("log-list");
+  const words = logWords();
+  const items = moveLog.slice(0, 200).map((entry) => el("li", { "data-seq": entry.seq, text: entryText(entry, words) }));
+  list.replaceChildren(...items);
+  if (!items.length) list.append(el("li", { class: "help", text: t("log_empty") }));
+}
+
+// On a wide screen the log is open beside the table; on a phone it is folded under it.
+if (window.matchMedia("(min-width: 64rem)").matches) $("log-details").open = true;
+
+// -- sounds (issue 25 §3): off by default, remembered in this browser, made with WebAudio ----------
+const SOUND_KEY = "tapete.sound";
+let audio = null;
+
+function soundOn() {
+  try {
+    return localStorage.getItem(SOUND_KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function showSoundToggle() {
+  $("sound-toggle").setAttribute("aria-pressed", String(soundOn()));
+}
+
+const TONES = { turn: [[660, 0], [880, 0.12]], play: [[520, 0]], penalty: [[330, 0], [220, 0.16]] };
+
+function sound(kind) {
+  if (!soundOn()) return;
+  $("table-app").dataset.sound = kind;
+  try {
+    audio ??= new (window.AudioContext || window.webkitAudioContext)();
+    if (audio.state === "suspended") audio.resume().catch(() => {});
+    const start = audio.currentTime + 0.01;
+    for (const [frequency, offset] of TONES[kind]) {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.type = kind === "penalty" ? "square" : "sine";
+      tone.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, start + offset);
+      gain.gain.exponentialRampToValueAtTime(kind === "penalty" ? 0.06 : 0.12, start + offset + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + offset + 0.18);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(start + offset);
+      tone.stop(start + offset + 0.2);
+    }
+  } catch {
+    // no sound here (no WebAudio): the table plays on
+  }
+}
+
+$("sound-toggle").addEventListener("click", () => {
+  const on = !soundOn();
+  try {
+    localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+  } catch {
+    // private mode: the switch holds for this page only
+  }
+  showSoundToggle();
+  if (on) sound("play"); // a gesture: the browser lets the sound start now, and the player hears it
+});
+showSoundToggle();
 
 function renderHand() {
   draw.renderHand($("hand"), $("hand-box"));

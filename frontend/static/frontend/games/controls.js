@@ -64,6 +64,34 @@ export function simulatedMark(ctx, seat) {
   return info?.kind === "simulated" ? ctx.el("span", { class: "badge kind-simulated", text: ctx.t("kind_simulated") }) : null;
 }
 
+// Issue 25 §1: each seat is drawn once, by the game; its status goes with it (a simulated
+// player, PF-16; a seat offline, or played by a stand-in bot, PF-63; a muted chat).
+export function seatMarks(ctx, seat) {
+  const info = ctx.envelope()?.seats?.find((s) => s.seat === seat);
+  if (!info) return [];
+  const badge = (cls, key) => ctx.el("span", { class: `badge ${cls}`, text: ctx.t(key) });
+  const marks = [];
+  if (info.kind === "simulated") marks.push(badge("kind-simulated", "kind_simulated"));
+  if (info.connected === false) marks.push(badge("offline", "offline"));
+  if (info.stand_in) marks.push(badge("stand-in", "stand_in"));
+  if (info.muted) marks.push(badge("muted", "muted"));
+  return marks;
+}
+
+// The dock (issue 25 §1): the viewer's hand and the controls of their decision, kept at the
+// bottom of a phone's screen (table.css). `actions` first, then the hand; both may be null.
+export function dock(ctx, { label, title, actions, hand, extra = [] }) {
+  const box = ctx.el("section", { class: "dock", "aria-label": label });
+  if (title) box.append(title);
+  if (actions) {
+    actions.dataset.region = "actions";
+    box.append(actions);
+  }
+  for (const node of extra) if (node) box.append(node);
+  if (hand) box.append(hand);
+  return box;
+}
+
 // The newest card on the table arrives with a short animation, once, and never for a player
 // who asked for less motion (table.css's `arrive`; prefers-reduced-motion turns it off too).
 export function arrival(ctx) {

@@ -6,7 +6,7 @@
 // Driven only by the engine's view and the legal actions: a selection can be played exactly when
 // some legal play holds the same cards; when several do (wildcards, straight or straight flush),
 // the player picks the reading before confirming (GD-23).
-import { actionButton, activatable, arrival, inert, oneShot, panel, restoreFocus, simulatedMark, startDrawing } from "./controls.js";
+import { actionButton, activatable, arrival, dock, inert, oneShot, panel, restoreFocus, seatMarks, startDrawing } from "./controls.js";
 import { comboName, groupedHand, groupingControl, groupOf, selectionNote, storedGrouping } from "./guandan_help.js";
 
 const team = (seat) => seat & 1; // GD-1: seats 1 and 3, 2 and 4 are partners
@@ -65,8 +65,7 @@ export function createGame(ctx) {
     const box = el("div", { class: `gd-seat ${where}${v.turn === seat && v.phase === "play" ? " to-act" : ""}`, "data-seat": seat });
     box.append(el("strong", { text: name(seat) }));
     if (role && seat !== me) box.append(" ", el("span", { class: "gm-tag", text: role }));
-    const simulated = simulatedMark(ctx, seat);
-    if (simulated) box.append(" ", simulated);
+    for (const mark of seatMarks(ctx, seat)) box.append(" ", mark);
     const count = v.counts[seat];
     const facts = [count === null ? t("cards_n", { n: "> 10" }) : t("cards_n", { n: count })];
     const place = v.finished.indexOf(seat);
@@ -88,6 +87,7 @@ export function createGame(ctx) {
     const cards = el("div", { class: "gd-cards" });
     for (const code of top.cards) cards.append(inert(face(code, v.level, { small: true }), cardText(code, v.level)));
     arrive(cards, `${v.deal}:${(v.trick || []).length}:${top.seat}`);
+    cards.dataset.travel = "played";
     box.append(el("p", { class: "gd-top", text: t("gd_top_play", { name: name(top.seat), combo: comboName(ctx, top.interp, top.cards, v.level, { capital: false }) }) }), cards);
     return box;
   }
@@ -101,7 +101,7 @@ export function createGame(ctx) {
   }
 
   // -- tribute and return (GD-48–GD-56, PF-45) ----------------------------------------------------
-  function tributeNode(env, v, hand, legal) {
+  function tributeNode(env, v, hand, legal, actions) {
     if (v.phase === "return") {
       const cards = v.tributes.map((tr) => tr.card ?? (tr.card_index !== undefined ? v.hand?.[tr.card_index] : null));
       tributesSeen.set(v.deal, v.tributes.map((tr, i) => ({ ...tr, card: cards[i] })));
@@ -127,7 +127,7 @@ export function createGame(ctx) {
     // GD-53/GD-54: pick one eligible card, then confirm it
     const mine = v.tributes.find((tr) => tr.to === env.you.seat);
     const pickedCode = mine && mine.selected_index !== null && mine.selected_index !== undefined ? v.hand[mine.selected_index] : null;
-    box.append(el("p", { class: "gm-hint", id: "gd-return-title", text: pickedCode ? t("gd_return_picked", { card: cardText(pickedCode, v.level), name: name(mine.from) }) : t("gd_return_pick", { name: name(mine?.from) }) }));
+    actions.append(el("p", { class: "gm-hint", id: "gd-return-title", text: pickedCode ? t("gd_return_picked", { card: cardText(pickedCode, v.level), name: name(mine.from) }) : t("gd_return_pick", { name: name(mine?.from) }) }));
     const picker = el("div", { class: "gd-return-cards", role: "group", "aria-labelledby": "gd-return-title", "data-testid": "gd-return" });
     const eligible = [...returns.map((a) => a.card), ...(pickedCode ? [pickedCode] : [])];
     for (const code of groupedHand([...new Set(eligible)], v.level, "rank")) {
@@ -137,8 +137,8 @@ export function createGame(ctx) {
       else inert(node, t("gd_return_chosen", { card: cardText(code, v.level) })).setAttribute("aria-pressed", "true");
       picker.append(node);
     }
-    box.append(picker);
-    box.append(el("div", { class: "controls" }, actionButton(el, t("act_confirm"), () => shot.send(confirm), { testid: "gd-confirm", disabled: !confirm })));
+    actions.append(picker); // in the dock, over the hand (issue 25 §1)
+    actions.append(el("div", { class: "controls" }, actionButton(el, t("act_confirm"), () => shot.send(confirm), { testid: "gd-confirm", disabled: !confirm })));
     return box;
   }
 
@@ -164,8 +164,8 @@ export function createGame(ctx) {
     return useful;
   }
 
-  function handNode(env, v, hand, legal) {
-    const box = panel(el, "gd-hand-box", t("your_hand"));
+  function handNode(env, v, hand, legal, actions) {
+    const box = el("div", { class: "gd-hand-box" });
     const title = el("div", { class: "gd-hand-title" }, el("h3", { text: `${t("your_hand")} · ${t("cards_n", { n: hand.length })}` }));
     title.append(groupingControl(ctx, grouping, regroup));
     box.append(title);
@@ -177,7 +177,7 @@ export function createGame(ctx) {
     }
     const playing = legal.some((a) => a.type === "play" || a.type === "pass");
     const useful = usefulCodes(hand, legal);
-    const row = el("div", { class: "hand-row gd-hand", id: "hand", role: "group", "aria-label": t("your_hand") });
+    const row = el("div", { class: "hand-row gd-hand", id: "hand", "data-region": "hand", role: "group", "aria-label": t("your_hand") });
     let previous = null;
     hand.forEach((code, index) => {
       const rank = groupOf(code, v.level, grouping);
@@ -200,7 +200,7 @@ export function createGame(ctx) {
     });
     if (!hand.length) row.append(el("p", { class: "help", text: t("no_hand") }));
     box.append(row);
-    if (playing) box.append(playControls(v, hand, legal));
+    if (playing) actions.append(playControls(v, hand, legal));
     return box;
   }
 
@@ -251,7 +251,7 @@ export function createGame(ctx) {
   }
 
   // -- the end of a deal: places, levels, every hand (GD-38–GD-44, GD-61) --------------------------
-  function dealEndNode(env, v, legal) {
+  function dealEndNode(env, v, legal, actions) {
     const over = v.phase === "over"; // the match's last deal: the shell's result screen follows
     if (v.phase !== "between" && !over) return null;
     const box = panel(el, "gd-deal-end gm-overlay", t("gd_deal_over", { n: v.deal }));
@@ -278,8 +278,8 @@ export function createGame(ctx) {
       }
     }
     const ready = legal.find((a) => a.type === "ready");
-    if (ready) box.append(actionButton(el, t("gd_next_deal"), () => shot.send(ready), { testid: "gd-ready" }));
-    else if (!over) box.append(el("p", { class: "help", text: t("gd_next_deal_soon") }));
+    if (ready) actions.append(actionButton(el, t("gd_next_deal"), () => shot.send(ready), { testid: "gd-ready" }));
+    if (!over) box.append(el("p", { class: "help", text: t("gd_next_deal_soon") }));
     return box;
   }
 
@@ -347,13 +347,20 @@ export function createGame(ctx) {
     }
     handKey = key;
 
-    root.append(levelsNode(env, v));
-    const end = dealEndNode(env, v, legal);
-    if (end) root.append(end);
-    const tribute = tributeNode(env, v, hand, legal);
-    if (tribute) root.append(tribute);
-    root.append(tableNode(env, v));
-    if (env.you.role !== "spectator" && env.you.seat !== null && env.you.seat !== undefined && v.hand) root.append(handNode(env, v, hand, legal));
+    const centre = el("div", { class: "table-centre", "data-region": "centre" });
+    const actions = el("div", { class: "dock-actions" });
+    centre.append(levelsNode(env, v));
+    const end = dealEndNode(env, v, legal, actions);
+    if (end) centre.append(end);
+    const tribute = tributeNode(env, v, hand, legal, actions);
+    if (tribute) centre.append(tribute);
+    centre.append(tableNode(env, v));
+    root.append(centre);
+    if (env.you.role !== "spectator" && env.you.seat !== null && env.you.seat !== undefined && v.hand) {
+      // the dock (issue 25 §1): the controls of the viewer's decision over their hand
+      const handBox = handNode(env, v, hand, legal, actions);
+      root.append(dock(ctx, { label: t("your_hand"), actions, hand: handBox }));
+    }
     restoreFocus(ctx, shot);
   }
 

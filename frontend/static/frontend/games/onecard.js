@@ -28,10 +28,10 @@ export function createGame(ctx) {
 
   // -- the viewer's hand and controls ------------------------------------------------------------------
   function handZone(envelope, v, legal) {
-    const zone = el("section", { class: "hand-zone", "aria-labelledby": "hand-title" });
+    const zone = el("section", { class: "hand-zone dock", "aria-labelledby": "hand-title" });
     zone.append(el("h2", { id: "hand-title", tabIndex: -1, text: t("hand_n", { n: v.hand.length }) }));
     if (!envelope.result) zone.append(controls(envelope, v, legal));
-    const hand = el("div", { class: "hand-row", id: "hand", role: "group", "aria-labelledby": "hand-title" });
+    const hand = el("div", { class: "hand-row", id: "hand", "data-region": "hand", role: "group", "aria-labelledby": "hand-title" });
     for (const code of v.hand) hand.append(handCard(code, legal));
     if (!hand.children.length) hand.append(el("p", { class: "help", text: t("no_hand") }));
     zone.append(hand);
@@ -57,7 +57,7 @@ export function createGame(ctx) {
   }
 
   function controls(envelope, v, legal) {
-    const box = el("div", { class: "controls", "data-testid": "controls" });
+    const box = el("div", { class: "controls", "data-testid": "controls", "data-region": "actions" });
     const me = envelope.you.seat;
     const picking = table.picking;
     const choose = playPicker(ctx, table, legal, {

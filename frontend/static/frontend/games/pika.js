@@ -52,12 +52,12 @@ export function createGame(ctx) {
 
   // -- the hand and the controls -----------------------------------------------------------------------
   function handZone(envelope, v, legal) {
-    const zone = el("section", { class: "hand-zone", "aria-labelledby": "hand-title" });
+    const zone = el("section", { class: "hand-zone dock", "aria-labelledby": "hand-title" });
     const cards = order ?? v.hand;
     zone.append(el("h2", { id: "hand-title", tabIndex: -1, text: t("hand_n", { n: cards.length }) }));
     if (!envelope.result) zone.append(controls(envelope, v, legal));
     const running = !envelope.result && v.phase !== "over";
-    const hand = el("div", { class: "hand-row", id: "hand", role: "group", "aria-labelledby": "hand-title", "aria-describedby": running ? "reorder-help" : null });
+    const hand = el("div", { class: "hand-row", id: "hand", "data-region": "hand", role: "group", "aria-labelledby": "hand-title", "aria-describedby": running ? "reorder-help" : null });
     hand.classList.toggle("reorderable", running);
     const seen = new Map();
     cards.forEach((code, index) => {
@@ -101,7 +101,7 @@ export function createGame(ctx) {
   }
 
   function controls(envelope, v, legal) {
-    const box = el("div", { class: "controls", "data-testid": "controls" });
+    const box = el("div", { class: "controls", "data-testid": "controls", "data-region": "actions" });
     const me = envelope.you.seat;
     const picking = table.picking;
     const choose = playPicker(ctx, table, legal, {

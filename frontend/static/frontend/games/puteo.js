@@ -5,7 +5,7 @@
 //
 // Driven only by the engine's view and the legal actions: a card can be lifted exactly when a
 // legal play names it; the picker offers the legal bids and shows the forbidden one disabled.
-import { actionButton, activatable, arrival, inert, oneShot, panel, restoreFocus, simulatedMark, startDrawing } from "./controls.js";
+import { actionButton, activatable, arrival, dock, inert, oneShot, panel, restoreFocus, seatMarks, startDrawing } from "./controls.js";
 
 export function createGame(ctx) {
   const { el, t, seatName, cardLabel } = ctx;
@@ -39,7 +39,10 @@ export function createGame(ctx) {
     const plays = v.current_trick || [];
     plays.forEach((play, i) => {
       const card = inert(ctx.cardFace(play.card, "puteo", {}), `${name(play.seat)}: ${cardLabel(play.card)}`);
-      if (i === plays.length - 1) arrive(card, `${v.round}:${v.tricks?.length}:${i}`);
+      if (i === plays.length - 1) {
+        arrive(card, `${v.round}:${v.tricks?.length}:${i}`);
+        card.dataset.travel = "played";
+      }
       trick.append(el("figure", { class: "pt-played" }, card, el("figcaption", { text: name(play.seat) })));
     });
     if (!v.current_trick?.length) {
@@ -55,10 +58,9 @@ export function createGame(ctx) {
     const list = el("ul", { class: "pt-players", "aria-label": t("pt_players") });
     for (let seat = 0; seat < v.lives.length; seat += 1) {
       const alive = v.alive[seat];
-      const item = el("li", { class: `pt-player${alive ? "" : " out"}${v.turn === seat && v.phase !== "over" ? " to-act" : ""}${env.you.seat === seat ? " me" : ""}`, "data-seat": seat });
-      item.append(el("strong", { class: "pt-name", text: name(seat) }));
-      const simulated = simulatedMark(ctx, seat);
-      if (simulated) item.append(simulated);
+      const turn = ctx.turnSeat ? ctx.turnSeat() : v.turn;
+      const item = el("li", { class: `pt-player${alive ? "" : " out"}${turn === seat && v.phase !== "over" ? " to-act" : ""}${env.you.seat === seat ? " me" : ""}`, "data-seat": seat });
+      item.append(el("strong", { class: "pt-name", text: name(seat) }), ...seatMarks(ctx, seat));
       const hearts = el("span", { class: "pt-lives", role: "img", "aria-label": alive ? t("lives", { n: v.lives[seat] }) : t("eliminated"), "data-lives": v.lives[seat] });
       hearts.textContent = alive ? "♥".repeat(v.lives[seat]) + "♡".repeat(Math.max(0, v.start_lives - v.lives[seat])) : t("eliminated");
       item.append(hearts);
@@ -74,17 +76,17 @@ export function createGame(ctx) {
   }
 
   // -- the hand: tap once to lift, again (or Play) to play (PF-32, PT-55) --------------------------
-  function handNode(env, v, legal) {
+  function handNode(env, v, legal, actions) {
     const box = panel(el, "pt-hand-box", t("your_hand"));
     box.append(el("h3", { text: t("your_hand") }));
     if (v.own_card_hidden) {
       // PT-47: the blind round shows the others' cards, never one's own
-      box.append(el("div", { class: "hand-row pt-hand", id: "hand" }, inert(ctx.cardBack("puteo", {}), t("pt_blind_own"))), el("p", { class: "gm-hint", text: t("pt_blind_own") }));
+      box.append(el("div", { class: "hand-row pt-hand", id: "hand", "data-region": "hand" }, inert(ctx.cardBack("puteo", {}), t("pt_blind_own"))), el("p", { class: "gm-hint", text: t("pt_blind_own") }));
       return box;
     }
     const plays = new Map(legal.filter((a) => a.type === "play").map((a) => [a.card, a]));
     if (lifted !== null && !plays.has(lifted)) lifted = null;
-    const hand = el("div", { class: "hand-row pt-hand", id: "hand", role: "group", "aria-label": t("your_hand") });
+    const hand = el("div", { class: "hand-row pt-hand", id: "hand", "data-region": "hand", role: "group", "aria-label": t("your_hand") });
     (v.hand || []).forEach((code, index) => {
       const action = plays.get(code);
       const up = lifted === code;
@@ -106,9 +108,9 @@ export function createGame(ctx) {
     if (!v.hand?.length) hand.append(el("p", { class: "help", text: t("no_hand") }));
     box.append(hand);
     if (plays.size) {
-      box.append(el("p", { class: "gm-hint", "data-testid": "gm-hint", text: lifted ? t("pt_lifted", { card: cardLabel(lifted) }) : t("pt_hint_play") }));
+      actions.append(el("p", { class: "gm-hint", "data-testid": "gm-hint", text: lifted ? t("pt_lifted", { card: cardLabel(lifted) }) : t("pt_hint_play") }));
       const text = lifted ? t("pt_play_card", { card: cardLabel(lifted) }) : t("pt_play");
-      box.append(el("div", { class: "controls" }, actionButton(el, text, () => shot.send(plays.get(lifted)), { testid: "pt-play", disabled: lifted === null })));
+      actions.append(el("div", { class: "controls" }, actionButton(el, text, () => shot.send(plays.get(lifted)), { testid: "pt-play", disabled: lifted === null })));
     }
     return box;
   }
@@ -183,9 +185,7 @@ export function createGame(ctx) {
     });
     table.append(body);
     box.append(el("div", { class: "table-scroll" }, table), el("p", { class: "help", text: t("gm_next_round_auto") }));
-    const ready = legal.find((a) => a.type === "ready");
-    if (ready) box.append(actionButton(el, t("pt_ready"), () => shot.send(ready), { testid: "pt-ready" }));
-    return box;
+    return box; // its "ready" is in the dock, with the other controls
   }
 
   function render(env) {
@@ -198,18 +198,24 @@ export function createGame(ctx) {
     const seated = env.you.role !== "spectator" && env.you.seat !== null && env.you.seat !== undefined;
 
     const status = [t("round_of", { round: v.round, rounds: v.rounds, n: v.cards_per_player })];
-    root.append(el("p", { class: "gm-status", text: status.join(" · ") }));
-    if (v.blind && v.phase !== "over") root.append(el("p", { class: "alert", text: t("blind") }));
+    const centre = el("div", { class: "table-centre", "data-region": "centre" });
+    centre.append(el("p", { class: "gm-status", text: status.join(" · ") }));
+    if (v.blind && v.phase !== "over") centre.append(el("p", { class: "alert", text: t("blind") }));
     const result = resultNode(v, legal);
-    if (result) root.append(result);
-    root.append(centreNode(v), playersNode(env, v));
+    if (result) centre.append(result);
+    centre.append(centreNode(v), playersNode(env, v));
+    root.append(centre);
     if (seated && v.alive[env.you.seat]) {
+      const actions = el("div", { class: "dock-actions" });
       const bid = bidNode(v, legal);
-      if (bid) root.append(bid);
-      root.append(handNode(env, v, legal));
-      const ready = !result && legal.find((a) => a.type === "ready");
-      // the blind round's 10 s look at the others' cards can be cut short (PT-31)
-      if (ready) root.append(actionButton(el, t("pt_seen"), () => shot.send(ready), { cls: "secondary", testid: "pt-ready" }));
+      if (bid) actions.append(bid);
+      const ready = legal.find((a) => a.type === "ready");
+      // the round's result can be closed early (PT-44); the blind round's 10 s look at the
+      // others' cards can be cut short (PT-31)
+      if (ready && result) actions.append(actionButton(el, t("pt_ready"), () => shot.send(ready), { testid: "pt-ready" }));
+      else if (ready) actions.append(actionButton(el, t("pt_seen"), () => shot.send(ready), { cls: "secondary", testid: "pt-ready" }));
+      const hand = handNode(env, v, legal, actions);
+      root.append(dock(ctx, { label: t("your_hand"), actions, hand }));
     } else if (seated) {
       root.append(el("p", { class: "gm-hint", text: t("pt_out_watching") })); // PF-27
     }

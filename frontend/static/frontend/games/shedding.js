@@ -4,7 +4,7 @@
 //
 // Every snapshot redraws the game area, so the keyboard focus is carried over by a key
 // (data-focus-key) rather than by the element: a player using Tab and Enter keeps their place.
-import { simulatedMark } from "./controls.js";
+import { seatMarks } from "./controls.js";
 
 // Runs draw() and puts the focus back where it was: the same control if it is still there,
 // else `fallback()` (the next useful control). Only when the focus was in root: a control that
@@ -76,9 +76,9 @@ export function opponents(ctx, envelope, counts, marksOf) {
     const fan = el("span", { class: "fan", "aria-hidden": "true" });
     for (let i = 0; i < Math.min(count, 5); i += 1) fan.append(cardBack(game, { small: true }));
     const item = el("li", { class: "opponent", "data-seat": seat.seat }, fan, el("span", {}, el("strong", { text: seatName(seat.seat) }), " ", el("span", { class: "count", text: t("cards_n", { n: count }) })));
-    item.classList.toggle("to-act", envelope.to_act.includes(seat.seat));
-    const simulated = simulatedMark(ctx, seat.seat);
-    if (simulated) item.append(simulated);
+    // the one seat whose turn it is; a catch window is no one's turn (issue 25 §2)
+    item.classList.toggle("to-act", ctx.turnSeat?.() === seat.seat);
+    item.append(...seatMarks(ctx, seat.seat));
     for (const mark of marksOf(seat.seat)) item.append(el("span", { class: "badge", text: mark }));
     list.append(item);
   }
@@ -134,10 +134,13 @@ export function sheddingTable(ctx, parts) {
 export function centreBox(ctx, envelope, { counts, marksOf, stock, facts }) {
   const { el, t, cardFace, cardBack, cardLabel, game } = ctx;
   const v = envelope.view;
-  const box = el("section", { class: "centre", "aria-label": t("table_centre") });
-  box.append(opponents(ctx, envelope, counts, marksOf), pile(ctx, cardBack(game), t("stock", { n: stock })));
+  const box = el("section", { class: "centre", "aria-label": t("table_centre"), "data-region": "centre" });
+  const back = cardBack(game);
+  back.dataset.travel = "stock";
+  box.append(opponents(ctx, envelope, counts, marksOf), pile(ctx, back, t("stock", { n: stock })));
   const top = cardFace(v.top, game, { label: t("top_card", { card: cardLabel(v.top) }) });
   top.dataset.testid = "top-card";
+  top.dataset.travel = "played";
   box.append(pile(ctx, top, t("top")));
   const list = el("ul", { class: "centre-facts" }, ...facts);
   const clockwise = v.direction === 1;

@@ -3,7 +3,7 @@
 //
 // Driven only by the engine's view and the legal actions: a cell is a button exactly when some
 // legal action names its position, the piles exactly when drawing or taking is legal.
-import { actionButton, activatable, arrival, inert, oneShot, panel, restoreFocus, simulatedMark, startDrawing } from "./controls.js";
+import { actionButton, activatable, arrival, dock, inert, oneShot, panel, restoreFocus, seatMarks, startDrawing } from "./controls.js";
 
 const ROWS = 3;
 const COLS = 4;
@@ -25,7 +25,7 @@ export function createGame(ctx) {
 
   // -- the grids ------------------------------------------------------------------------------
   function gridNode(grid, { small, actions = new Map(), label, id }) {
-    const box = el("div", { class: `sk-grid${small ? " small" : ""}`, role: "grid", "aria-label": label, id });
+    const box = el("div", { class: `sk-grid${small ? " small" : ""}`, role: "grid", "aria-label": label, id, "data-region": id === "hand" ? "hand" : null });
     for (let r = 0; r < ROWS; r += 1) {
       const line = el("div", { class: "sk-row", role: "row" });
       for (let c = 0; c < COLS; c += 1) {
@@ -73,6 +73,7 @@ export function createGame(ctx) {
     const box = el("div", { class: "centre sk-piles" });
     const draw = legal.find((a) => a.type === "draw");
     const deck = draw ? ctx.cardFace("hidden", "skyjo", { interactive: true, faceDown: true }) : ctx.cardBack("skyjo", {});
+    deck.dataset.travel = "stock";
     const deckLabel = t("sk_draw_pile", { n: v.draw_size });
     if (draw) {
       activatable(deck, `${t("act_draw_deck")} · ${deckLabel}`, () => shot.send(draw));
@@ -82,6 +83,7 @@ export function createGame(ctx) {
 
     const take = legal.find((a) => a.type === "take_discard");
     const top = v.discard_top === null ? cardNode("removed", false) : ctx.cardFace(v.discard_top, "skyjo", { interactive: Boolean(take) });
+    top.dataset.travel = "played";
     const topLabel = v.discard_top === null ? t("sk_discard_empty") : t("discard_top", { card: v.discard_top });
     if (take) {
       activatable(top, t("act_take_discard", { card: v.discard_top }), () => shot.send(take));
@@ -180,9 +182,8 @@ export function createGame(ctx) {
     const ready = legal.find((a) => a.type === "ready");
     const box = panel(el, "sk-score-screen", t("sk_round_over", { n: v.round }));
     box.append(el("h3", { text: t("sk_round_over", { n: v.round }) }), closerNote(v) ?? "", scoresNode(env) ?? "");
-    if (ready) box.append(actionButton(el, t("sk_next_round"), () => shot.send(ready), { testid: "sk-ready" }));
-    else box.append(el("p", { class: "help", text: t("gm_next_round_auto") }));
-    return box;
+    box.append(el("p", { class: "help", text: t("gm_next_round_auto") }));
+    return box; // its "next round" is in the dock, with the other controls
   }
 
   // -- one drawing --------------------------------------------------------------------------------
@@ -200,7 +201,8 @@ export function createGame(ctx) {
 
     const facts = [t("round", { n: v.round })];
     if (v.closer !== null && v.closer !== undefined && v.phase === "turn") facts.push(t("sk_closed", { name: seatName(v.closer), n: v.final_turns_left }));
-    root.append(el("p", { class: "gm-status", text: facts.join(" · ") }));
+    const centre = el("div", { class: "table-centre", "data-region": "centre" });
+    centre.append(el("p", { class: "gm-status", text: facts.join(" · ") }));
 
     const others = el("div", { class: "sk-others" });
     v.grids.forEach((grid, seat) => {
@@ -208,31 +210,34 @@ export function createGame(ctx) {
       const name = seatName(seat);
       const caption = el("figcaption", {}, el("strong", { text: name }), " ", el("span", { text: t("total", { n: v.totals[seat] }) }));
       if (v.closer === seat) caption.append(" ", el("span", { class: "gm-tag", text: t("closer") }));
-      const simulated = simulatedMark(ctx, seat);
-      if (simulated) caption.append(" ", simulated);
+      for (const mark of seatMarks(ctx, seat)) caption.append(" ", mark);
       const figure = el("figure", { class: `sk-other${v.current === seat ? " to-act" : ""}`, "data-seat": seat }, caption, gridNode(grid, { small: true, label: t("sk_grid_of", { name }) }));
       others.append(figure);
     });
-    root.append(others);
-    root.append(pilesNode(env, legal));
+    centre.append(others);
+    if (me === null) centre.append(pilesNode(env, legal));
 
     const screen = scoreScreen(env, legal);
-    if (screen) root.append(screen);
-
-    if (me !== null) {
-      const text = hint(env, legal);
-      const mine = panel(el, "sk-mine", t("sk_your_grid"));
-      mine.append(el("h3", { text: `${t("sk_your_grid")} · ${t("total", { n: v.totals[me] })}` }));
-      if (text) mine.append(el("p", { class: "gm-hint", "data-testid": "gm-hint", text }));
-      const modes = modeNode(legal);
-      if (modes) mine.append(modes);
-      mine.append(gridNode(v.grids[me], { small: false, actions: cellActions(legal, v), label: t("sk_your_grid"), id: "hand" }));
-      root.append(mine);
-    }
+    if (screen) centre.append(screen);
     if (!screen) {
       const scores = scoresNode(env);
       // open at the end of the game: the last round's doubling decided it as much as any card
-      if (scores) root.append(el("details", { class: "sk-history", open: v.phase === "over" }, el("summary", { text: t("sk_scores") }), closerNote(v) ?? "", scores));
+      if (scores) centre.append(el("details", { class: "sk-history", open: v.phase === "over" }, el("summary", { text: t("sk_scores") }), closerNote(v) ?? "", scores));
+    }
+    root.append(centre);
+
+    if (me !== null) {
+      // the dock: what to do now, the piles (drawing is a decision), then the grid (issue 25 §1)
+      const text = hint(env, legal);
+      const actions = el("div", { class: "sk-actions" });
+      if (text) actions.append(el("p", { class: "gm-hint", "data-testid": "gm-hint", text }));
+      actions.append(pilesNode(env, legal));
+      const modes = modeNode(legal);
+      if (modes) actions.append(modes);
+      const ready = legal.find((a) => a.type === "ready");
+      if (ready && screen) actions.append(actionButton(el, t("sk_next_round"), () => shot.send(ready), { testid: "sk-ready" }));
+      const title = el("h3", { text: `${t("sk_your_grid")} · ${t("total", { n: v.totals[me] })}` });
+      root.append(dock(ctx, { label: t("sk_your_grid"), title, actions, hand: gridNode(v.grids[me], { small: false, actions: cellActions(legal, v), label: t("sk_your_grid"), id: "hand" }) }));
     }
     restoreFocus(ctx, shot);
   }
