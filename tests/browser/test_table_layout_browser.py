@@ -45,11 +45,13 @@ GEOMETRY = """() => {
   window.scrollTo(0, 0);
   const inside = (node) => {
     const r = node.getBoundingClientRect();
-    return { what: node.outerHTML.slice(0, 90), top: r.top, bottom: r.bottom, left: r.left, right: r.right,
-      ok: r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth };
+    const ok = r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0
+      && r.bottom <= innerHeight && r.right <= innerWidth;
+    return { what: node.outerHTML.slice(0, 90), top: r.top, bottom: r.bottom, ok };
   };
   const card = document.querySelector('[data-region="hand"] .pcard');
-  const controls = [...document.querySelectorAll('[data-region="actions"] :is(button, input, [role="button"])')]
+  const controls = [...document.querySelectorAll(
+    '[data-region="actions"] :is(button, input, [role="button"])')]
     .filter((n) => !n.disabled && n.getClientRects().length);
   return { scrolled: window.scrollY, card: card && inside(card), controls: controls.map(inside),
     header: document.querySelector(".site-header").getBoundingClientRect().height };
@@ -98,7 +100,9 @@ def check_screen(page: Any, game: str, size: str, moment: int) -> bool:
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", list(GAMES))
-def test_hand_and_controls_in_the_first_screen_from_the_deal_on(browser, server: str, game: str, size: str) -> None:
+def test_hand_and_controls_in_the_first_screen_from_the_deal_on(
+    browser, server: str, game: str, size: str
+) -> None:
     """Issue 25 §1: the hand and the decision's controls never need a scroll; one seat display."""
     page = sized_page(browser, size)
     start_from_home(page, server, game, f"Ana_{size[:2]}{game[:3]}", **GAMES[game])
@@ -112,7 +116,9 @@ def test_hand_and_controls_in_the_first_screen_from_the_deal_on(browser, server:
             page.locator(f"#result:not([hidden]), {ENABLED}").first.wait_for(timeout=30_000)
             if page.locator("#result:not([hidden])").count():
                 break
-            first = next((s for s in PRIORITIES.get(game, ()) if page.locator(f"{s}:not([disabled])").count()), ENABLED)
+            first = next(
+                (s for s in PRIORITIES.get(game, ()) if page.locator(f"{s}:not([disabled])").count()), ENABLED
+            )
             clicks += click(page, first)
         if page.locator("#result:not([hidden])").count():
             break
@@ -161,7 +167,10 @@ def test_the_last_move_says_the_card_and_the_log_survives_a_reload(browser, serv
 RECORD_SOUND = """
 window.__tones = [];
 const start = OscillatorNode.prototype.start;
-OscillatorNode.prototype.start = function (...args) { window.__tones.push(this.frequency.value); return start.apply(this, args); };
+OscillatorNode.prototype.start = function (...args) {
+  window.__tones.push(this.frequency.value);
+  return start.apply(this, args);
+};
 """
 
 

@@ -30,7 +30,10 @@ export function turnPrompt(envelope, { t, seatName, strings, game }) {
   const me = envelope.you.role === "spectator" ? null : envelope.you.seat;
   const legal = me === null ? [] : envelope.legal;
   const decisions = legal.filter((a) => !REACTIONS.has(a.type) && !OPTIONAL.has(a.type));
-  const call = legal.find((a) => a.type === "call_one_card" || a.type === "call_pika");
+  // a call is a window only while its timer runs (One Card's pre-call at two cards waits for nothing)
+  const called = legal.find((a) => a.type === "call_one_card" || a.type === "call_pika");
+  const callTimer = called && windowTimer(envelope, me, called.type === "call_pika" ? "pika" : "catch");
+  const call = callTimer ? called : null;
   const catches = legal.filter((a) => a.type === "catch");
   if (decisions.length) {
     const timer = envelope.timers.find((x) => x.seat === me && !["catch", "pika"].includes(x.name));
@@ -39,8 +42,7 @@ export function turnPrompt(envelope, { t, seatName, strings, game }) {
     return prompt;
   }
   if (call) {
-    const timer = windowTimer(envelope, me, call.type === "call_pika" ? "pika" : "catch");
-    return { text: t(call.type === "call_pika" ? "prompt_call_pika" : "prompt_call_one_card"), deadline: timer?.deadline, mine: true, window: true };
+    return { text: t(call.type === "call_pika" ? "prompt_call_pika" : "prompt_call_one_card"), deadline: callTimer.deadline, mine: true, window: true };
   }
   if (catches.length) {
     const first = catches[0];
