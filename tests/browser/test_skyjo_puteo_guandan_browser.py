@@ -550,7 +550,8 @@ def test_guandan_return_picker_then_confirm(browser, server: str) -> None:
     env = seat_envelope("guandan", state)
     mount(page, server, "guandan", env)
     assert page.get_by_test_id("gd-confirm").is_enabled()
-    assert "Devolverás" in page.get_by_test_id("gd-tribute").inner_text()
+    # the pick is said over the hand, in the dock with the picker and Confirm (issue 25 §1)
+    assert "Devolverás" in page.locator('[data-region="actions"]').inner_text()
     page.get_by_test_id("gd-confirm").click()
     assert sent(page) == [{"type": "confirm"}]
     assert page.errors == []

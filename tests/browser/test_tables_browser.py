@@ -300,8 +300,11 @@ def test_two_friends_share_a_room_each_with_only_their_own_hand(browser, server:
             assert click_first_legal(movers[0])  # the choice that click opened: a 7's suit (PF-8)
         for page in (host, friend):  # polled from here: the pages' CSP allows no evaluated strings
             wait_past_version(page, version)
-    seen = {p.locator(".last-move").inner_text().replace(" (tú)", "") for p in (host, friend)}
-    assert len(seen) == 1  # the same last move on both pages
+    # the same last move on both pages, each told it as they may see it (issue 25 §3: the
+    # mover's "Juegas…" is the other's "Lola juega…"; a drawn card is named to its drawer only)
+    seen = [p.locator("#last-move").inner_text() for p in (host, friend)]
+    assert all(line.startswith("Última jugada: ") for line in seen), seen
+    assert envelope(host)["last"]["seq"] == envelope(friend)["last"]["seq"]
 
     # chat is text, never markup (PF-34)
     host.get_by_placeholder("Escribe un mensaje").fill("<b>¡hola!</b>")
