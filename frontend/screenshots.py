@@ -74,6 +74,9 @@ def site_env(work: Path) -> dict[str, str]:
         HTTPS="false",
         SECRET_KEY=secrets.token_urlsafe(50),
         TABLE_BOT_THINK_SECONDS=os.environ.get("TABLE_BOT_THINK_SECONDS", "0.5"),
+        # one player starts a bots table per game, size and theme (20 with both themes): more than
+        # the 10 live rooms a host may keep (issue 26), which these pictures are not about
+        TABLES_MAX_LIVE_ROOMS="100",
     )
     return env
 
@@ -200,7 +203,12 @@ def take_all(url: str, out: Path, games: tuple[str, ...], themes: tuple[str, ...
                     page.get_by_test_id(f"play-bots-{game}").click()
                     page.wait_for_url("**/mesa/*/")
                     play_a_few_moves(page)
-                    shoot(page, out, f"{label}-table-{game}")
+                    # the first screen, as a player sees it (the hand and controls docked at its
+                    # bottom, issue 25 §1), then the whole page
+                    page.wait_for_load_state("networkidle")
+                    page.screenshot(path=str(out / f"{label}-table-{game}.png"), animations="disabled")
+                    print("saved", out / f"{label}-table-{game}.png")
+                    shoot(page, out, f"{label}-table-{game}-full")
                 except Exception as exc:  # one game's table must not cost the others
                     problems.append(f"{label} {game}: {exc}".splitlines()[0])
                     page.screenshot(path=str(out / f"{label}-table-{game}.png"), full_page=True)
