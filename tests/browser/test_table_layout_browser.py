@@ -202,3 +202,43 @@ def test_sounds_are_off_by_default_and_the_switch_is_remembered(browser, server:
     page.locator("#table-app[data-status=playing]").wait_for()
     assert page.get_by_test_id("sound-toggle").get_attribute("aria-pressed") == "true"
     context.close()
+
+
+#: every card-arrive animation that starts on the table's newest card, with where it came from
+RECORD_TRAVEL = """
+window.__travels = [];
+document.addEventListener("animationstart", (event) => {
+  if (event.animationName !== "card-arrive" || !event.target.matches("[data-travel=played]")) return;
+  const style = getComputedStyle(event.target);
+  window.__travels.push([style.getPropertyValue("--from-x"), style.getPropertyValue("--from-y")]);
+}, true);
+"""
+
+
+def test_a_played_card_travels_from_its_seat_and_the_current_seat_pulses(browser, server: str) -> None:
+    """Issue 25 §3: a bot's card starts its flight at the bot's seat (above the pile: a negative
+    offset, not the fixed default), and the seat whose turn it is pulses (the reduced-motion
+    test checks that none of it moves when the player asks for less motion)."""
+    context = browser.new_context(
+        locale="es-ES", viewport={"width": 1440, "height": 900}, reduced_motion="no-preference"
+    )
+    context.add_init_script(RECORD_TRAVEL)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    start_from_home(page, server, "one_card", "Ana_vuela", players="3")
+    pulsed = False
+    for _ in range(8):
+        page.locator(f"{ENABLED}, #game-area .turn-now").first.wait_for(timeout=30_000)
+        pulse = page.locator("#game-area .opponent.turn-now")
+        if pulse.count():
+            name = pulse.first.evaluate("n => getComputedStyle(n).animationName")
+            pulsed = pulsed or name == "seat-pulse"
+        if page.locator(ENABLED).count():
+            click(page, ENABLED)
+        travels = page.evaluate("window.__travels")
+        if pulsed and any(y.strip().startswith("-") and y.strip() != "-4rem" for _, y in travels):
+            break
+    travels = page.evaluate("window.__travels")
+    assert any(y.strip().startswith("-") and y.strip() not in ("-4rem", "-0px") for _, y in travels), travels
+    assert pulsed
+    context.close()
