@@ -206,6 +206,7 @@ def take_all(url: str, out: Path, games: tuple[str, ...], themes: tuple[str, ...
                     # the first screen, as a player sees it (the hand and controls docked at its
                     # bottom, issue 25 §1), then the whole page
                     page.wait_for_load_state("networkidle")
+                    page.evaluate("window.scrollTo(0, 0)")  # a click may have scrolled it
                     page.screenshot(path=str(out / f"{label}-table-{game}.png"), animations="disabled")
                     print("saved", out / f"{label}-table-{game}.png")
                     shoot(page, out, f"{label}-table-{game}-full")

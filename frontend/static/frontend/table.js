@@ -472,6 +472,7 @@ function tellMove() {
   const words = logWords();
   const banners = (last.banners || []).map((b) => bannerText(b, words)).filter(Boolean);
   if (banners.length) showTableBanner(banners.join(" · "));
+  else hideTableBanner(); // a newer move: the old news goes (after a short read)
   if (last.entered?.length) entered = { codes: [...last.entered], until: Date.now() + ENTERED_MS };
   const me = words.you;
   const penalty = (last.banners || []).some((b) => ["caught", "missed_call", "stack", "lost_life"].includes(b.kind));
@@ -481,15 +482,24 @@ function tellMove() {
 }
 
 let bannerTimer = null;
+let bannerShown = 0;
 function showTableBanner(text) {
   const banner = $("table-banner");
   banner.textContent = text;
   banner.hidden = false;
+  bannerShown = Date.now();
   clearTimeout(bannerTimer);
   bannerTimer = setTimeout(() => (banner.hidden = true), BANNER_MS);
 }
 
+function hideTableBanner() {
+  if ($("table-banner").hidden) return;
+  clearTimeout(bannerTimer);
+  bannerTimer = setTimeout(() => ($("table-banner").hidden = true), Math.max(0, BANNER_MIN_MS - (Date.now() - bannerShown)));
+}
+
 const BANNER_MS = 6000;
+const BANNER_MIN_MS = 2500; // a banner stays this long even when the next move comes at once
 const ENTERED_MS = 2500;
 
 // The cards a move put into the viewer's hand are marked for a moment (Pika's go to the right
