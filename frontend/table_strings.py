@@ -51,7 +51,7 @@ STRINGS: dict[str, Promise] = {
     "prompt_score": _("Puntuación de la ronda"),
     "prompt_seconds": _("%(text)s: %(s)s s"),
     "prompt_seconds_after": _("%(text)s %(s)s s"),
-    "log_empty": _("Aún no hay jugadas en esta mano."),
+    "no_moves_yet": _("Aún no hay jugadas en esta mano."),
     # moves, for the last-move line
     "move_play": _("juega"),
     "move_draw": _("roba"),

@@ -70,7 +70,11 @@ def sized_page(browser: Any, size: str) -> Any:
 
 
 def seat_names(env: dict[str, Any]) -> list[str]:
-    return [seat["name"] for seat in env["seats"]]
+    """The names as the page shows them: a name two seats share gets its seat's number."""
+    names = [seat["name"] for seat in env["seats"]]
+    return [
+        f"{n} {s['seat'] + 1}" if names.count(n) > 1 else n for n, s in zip(names, env["seats"], strict=True)
+    ]
 
 
 def check_screen(page: Any, game: str, size: str, moment: int) -> bool:

@@ -571,7 +571,7 @@ function renderLog() {
   const words = logWords();
   const items = moveLog.slice(0, 200).map((entry) => el("li", { "data-seq": entry.seq, text: entryText(entry, words) }));
   list.replaceChildren(...items);
-  if (!items.length) list.append(el("li", { class: "help", text: t("log_empty") }));
+  if (!items.length) list.append(el("li", { class: "help", text: t("no_moves_yet") }));
 }
 
 // On a wide screen the log is open beside the table; on a phone it is folded under it.
