@@ -1,11 +1,12 @@
 """Decision time of every bot: p50, p99 and worst, per game and level.
 
-    .venv/bin/python -m bench.bot_latency [--games one_card pika] [--games-per-level 40]
+    .venv/bin/python -m bench.bot_latency [--games one_card pika] [--games-per-level 40] [--budget-ms 150]
 
 Each level plays whole 4-player games (Guandan: 4 bots of the level) through
 ``cardgames.bots.driver``; every call to ``choose`` is timed with a wall clock.
-The budget is 200 ms at p99 (design.md). Run it on an idle machine: wall time
-includes whatever else the machine does.
+The budget is 200 ms at p99 (design.md); searching (hard) bots get ``--budget-ms`` per decision,
+the server's default ``BOT_HARD_BUDGET_SECONDS`` (150 ms) unless told otherwise. Run it on an
+idle machine: wall time includes whatever else the machine does.
 """
 
 from __future__ import annotations
@@ -37,11 +38,11 @@ class Timed:
             self.sink.append(time.perf_counter() - start)
 
 
-def play(game: str, level: str, seed: int, sink: list[float]) -> None:
+def play(game: str, level: str, seed: int, sink: list[float], budget: float | None = None) -> None:
     from cardgames.bots.driver import BotTable, step
 
     eng = get_engine(game)
-    bots: list[Bot] = [Timed(get_bot(game, level), sink) for _ in range(4)]
+    bots: list[Bot] = [Timed(get_bot(game, level, budget=budget), sink) for _ in range(4)]
     table = BotTable(bots, [random.Random(f"{seed}:{seat}") for seat in range(4)], paced=False)
     state = eng.new_game(4, seed=seed, options={"turn_seconds": None})
     for _ in range(MAX_STEPS):
@@ -59,13 +60,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=list(GAMES))
     parser.add_argument("--games-per-level", type=int, default=40)
+    parser.add_argument("--levels", nargs="*", default=list(LEVELS))
+    parser.add_argument("--budget-ms", type=float, default=150.0)
     args = parser.parse_args()
     print(f"{'game':<10}{'level':<8}{'decisions':>10}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
     for game in args.games:
-        for level in LEVELS:
+        for level in args.levels:
             sink: list[float] = []
             for seed in range(args.games_per_level):
-                play(game, level, seed, sink)
+                play(game, level, seed, sink, args.budget_ms / 1000)
             ms = [t * 1000 for t in sink]
             print(
                 f"{game:<10}{level:<8}{len(ms):>10}{statistics.median(ms):>10.3f}"

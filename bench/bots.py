@@ -1,8 +1,10 @@
 """Bot tournaments: one bot of a level against three of another, with 95% confidence intervals.
 
-    .venv/bin/python -m bench.bots [--games one_card pika] [--n 2000]
+    .venv/bin/python -m bench.bots [--games one_card pika] [--n 2000] [--budget-ms 150] [--seed0 0]
 
-The tested bot rotates through the seats. A win is a first place (shared
+The tested bot rotates through the seats. ``--budget-ms``: the thinking time of the searching
+(hard) bots per decision, as the server's ``BOT_HARD_BUDGET_SECONDS`` (omitted: their fixed-size
+search, no clock). ``--pairings hard:normal`` runs only the pairings named. A win is a first place (shared
 firsts count as wins); for El Puteo the tested bot must be the *sole* survivor.
 Guandan plays team against team: see bench/guandan_bots.py.
 """
@@ -29,19 +31,30 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def _one_game(args: tuple[str, str, str, int]) -> bool:
-    game, tested, others, seed = args
+def _one_game(args: tuple[str, str, str, int, float | None]) -> bool:
+    game, tested, others, seed, budget = args
     seat = seed % 4
     levels = [others] * 4
     levels[seat] = tested
-    _, result = play_game(game, levels, seed=seed)
+    _, result = play_game(game, levels, seed=seed, budget=budget)
     if game == "puteo":
         return result["winners"] == [seat]
     return seat in result["winners"]
 
 
-def tournament(game: str, tested: str, others: str, n: int, workers: int = 2) -> tuple[int, int]:
-    jobs = [(game, tested, others, seed) for seed in range(n)]
+def tournament(
+    game: str,
+    tested: str,
+    others: str,
+    n: int,
+    workers: int = 2,
+    *,
+    budget: float | None = None,
+    seed0: int = 0,
+) -> tuple[int, int]:
+    jobs = [(game, tested, others, seed, budget) for seed in range(seed0, seed0 + n)]
+    if workers <= 1:
+        return sum(map(_one_game, jobs)), n
     with ProcessPoolExecutor(max_workers=workers) as pool:
         wins = sum(pool.map(_one_game, jobs, chunksize=25))
     return wins, n
@@ -52,10 +65,15 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=list(ONE_VS_THREE_GAMES))
     parser.add_argument("--n", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--budget-ms", type=float, default=None)
+    parser.add_argument("--seed0", type=int, default=0)
+    parser.add_argument("--pairings", nargs="*", default=[f"{a}:{b}" for a, b in PAIRINGS])
     args = parser.parse_args()
+    budget = None if args.budget_ms is None else args.budget_ms / 1000
+    pairings = [tuple(p.split(":")) for p in args.pairings]
     for game in args.games:
-        for tested, others in PAIRINGS:
-            wins, n = tournament(game, tested, others, args.n, args.workers)
+        for tested, others in pairings:
+            wins, n = tournament(game, tested, others, args.n, args.workers, budget=budget, seed0=args.seed0)
             lo, hi = wilson(wins, n)
             rate = f"{wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]"
             print(f"{game:<10} {tested:>6} vs 3x {others:<6} {rate}  n={n}")

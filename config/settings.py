@@ -198,6 +198,8 @@ TABLE_RUNNER = os.environ.get("TABLE_RUNNER", "celery" if REDIS_URL else "inproc
 TABLE_RUNNER_INTERVAL = float(os.environ.get("TABLE_RUNNER_INTERVAL", "0.25"))
 # Seconds a bot "thinks" before its move, so people can follow the table (cardgames/tables/flow.py).
 TABLE_BOT_THINK_SECONDS = float(os.environ.get("TABLE_BOT_THINK_SECONDS", "1.0"))
+# Seconds a searching (hard) bot may spend on one decision; it always answers by then (docs/bots.md).
+BOT_HARD_BUDGET_SECONDS = float(os.environ.get("BOT_HARD_BUDGET_SECONDS", "0.15"))
 # The table sockets of one daphne process share one database thread unless this is on: on
 # PostgreSQL several threads (each its own connection) let one table's database wait overlap
 # another's, and the Table row locked FOR UPDATE keeps each table's moves in order. SQLite has

@@ -63,9 +63,16 @@ def _bot_class(game: str, level: str) -> type[Bot]:
     return cls
 
 
-def get_bot(game: str, level: str) -> Bot:
-    """A bot instance for ``game`` at ``level`` (easy, normal or hard); bots keep no state."""
-    return _bot_class(game, level)()
+def get_bot(game: str, level: str, *, budget: float | None = None) -> Bot:
+    """A bot instance for ``game`` at ``level`` (easy, normal or hard); bots keep no state.
+
+    ``budget``: seconds per decision for a bot that searches (a class with ``searches = True``;
+    ``cardgames/bots/budget.py``); the others ignore it. None: the search's fixed size, no clock.
+    """
+    cls = _bot_class(game, level)
+    if budget is not None and getattr(cls, "searches", False):
+        return cls(budget=budget)  # type: ignore[call-arg]
+    return cls()
 
 
 def _as_json(memory: Memory) -> Memory:
@@ -89,13 +96,15 @@ def decide(
     *,
     rng: random.Random,
     memory: Memory | None,
+    budget: float | None = None,
 ) -> BotMove:
     """The move of a ``level`` bot of ``game`` for the seat whose ``view`` and ``legal`` these are.
 
     ``memory`` is what the seat's last ``BotMove`` returned (None or {} for a fresh seat). Store the
     returned memory even when the action is None (a bot that decided to forget a call keeps to it).
+    ``budget``: the seconds a searching (hard) bot may think (``get_bot``); it answers by then.
     """
-    return ask(get_bot(game, level), view, legal, rng=rng, memory=memory)
+    return ask(get_bot(game, level, budget=budget), view, legal, rng=rng, memory=memory)
 
 
 def bot_rng(table: str | int, seat: int, version: int) -> random.Random:

@@ -50,10 +50,13 @@ class BotTable:
             self.memories = [{} for _ in self.bots]
 
     @classmethod
-    def seated(cls, game: str, levels: list[str], seed: int, *, paced: bool = True) -> BotTable:
-        """``levels[seat]`` bots of ``game`` with the driver's dice: one stream per (seed, seat)."""
+    def seated(
+        cls, game: str, levels: list[str], seed: int, *, paced: bool = True, budget: float | None = None
+    ) -> BotTable:
+        """``levels[seat]`` bots of ``game`` with the driver's dice: one stream per (seed, seat);
+        ``budget``: seconds per decision of the searching bots (``cardgames.bots.get_bot``)."""
         return cls(
-            bots=[get_bot(game, level) for level in levels],
+            bots=[get_bot(game, level, budget=budget) for level in levels],
             rngs=[random.Random(f"{seed}:{seat}") for seat in range(len(levels))],
             paced=paced,
         )
@@ -97,10 +100,13 @@ def play_game(
     levels: list[str],
     seed: int,
     options: dict[str, Any] | None = None,
+    *,
+    budget: float | None = None,
 ) -> tuple[Any, dict[str, Any]]:
-    """Play one game with ``levels[seat]`` bots on a paced ``BotTable``; returns (final state, result)."""
+    """Play one game with ``levels[seat]`` bots on a paced ``BotTable``; returns (final state, result).
+    ``budget``: seconds per decision of the searching bots (None: their fixed search, no clock)."""
     eng = get_engine(game)
-    table = BotTable.seated(game, levels, seed)
+    table = BotTable.seated(game, levels, seed, budget=budget)
     state = eng.new_game(len(levels), seed=seed, options=dict(options or {"turn_seconds": None}))
     for _ in range(MAX_STEPS):
         if eng.is_over(state):

@@ -23,10 +23,12 @@ engine's card numbers (``4 * strength + suit``, strength 0 = a 2 … 9 = the As,
 from __future__ import annotations
 
 import random
+import time
 from functools import lru_cache
 from math import comb
 from typing import Any
 
+from cardgames.bots.budget import Clock, Deadline
 from cardgames.bots.memoryless import Memoryless
 from cardgames.engines.puteo.cards import CODE_TO_ID, CODES
 
@@ -36,7 +38,12 @@ _DECK_BIG: tuple[int, ...] = tuple(c for c in range(40) for _ in range(2))
 
 HARD_BID_SAMPLES = 32
 HARD_PLAY_SAMPLES = 20
+#: with a time budget the search samples until its deadline, at most this many deals a decision
+HARD_MAX_SAMPLES = 4000
 RIVAL_MISS_BONUS = 0.15
+#: a sampled deal's weight is multiplied by this for each trick by which a rival's rule bid on its
+#: sampled cards misses the bid it made (the timed search only)
+BID_FIT = 0.25
 
 
 # -- reading the view ------------------------------------------------------------
@@ -250,6 +257,42 @@ def _rule_bid_value(hand: list[int], pool_size: int, pool_strengths: list[int], 
     return round(total)
 
 
+def _dealt_extra(view: JSON) -> list[list[int]]:
+    """Per seat, the cards it has played this round (its hand at the bids is its hand plus these)."""
+    extra: list[list[int]] = [[] for _ in view["alive"]]
+    for done in view["tricks"]:
+        for e in done["cards"]:
+            extra[e["seat"]].append(CODE_TO_ID[e["card"]])
+    for e in view["current_trick"]:
+        extra[e["seat"]].append(CODE_TO_ID[e["card"]])
+    return extra
+
+
+def _bid_fit(
+    t: Table, hands: list[list[int]], extra: list[list[int]], deck: tuple[int, ...], dealer: int
+) -> float:
+    """How well a sampled deal explains the rivals' bids: ``BID_FIT`` per trick of difference between
+    each rival's bid and the rule bid (normal's) on the cards the deal gave it."""
+    weight = 1.0
+    rivals_cards = t.n_r * (len(t.live) - 1)
+    for s in t.live:
+        bid = t.bids[s]
+        if s == t.me or bid is None:
+            continue
+        dealt = sorted(hands[s] + extra[s])
+        pool = list(deck)
+        for c in dealt:
+            pool.remove(c)
+        legal = list(range(t.n_r + 1))
+        if s == dealer:  # PT-22: the dealer may not make the bids add up to the cards dealt
+            forbidden = t.n_r - sum(b for x, b in enumerate(t.bids) if x != s and b is not None)
+            if forbidden in legal and len(legal) > 1:
+                legal.remove(forbidden)
+        rule = _closest_bid(expected_tricks(dealt, pool, rivals_cards), legal)
+        weight *= BID_FIT ** abs(rule - bid)
+    return weight
+
+
 # -- the bots ------------------------------------------------------------------------
 class EasyBot(Memoryless):
     """Counts its Ases and Reyes (sometimes bids at random) and plays a random card."""
@@ -296,20 +339,41 @@ class NormalBot(Memoryless):
 class HardBot(Memoryless):
     """Monte Carlo bids and plays over sampled hidden hands (see the module docstring)."""
 
-    def __init__(self, bid_samples: int = HARD_BID_SAMPLES, play_samples: int = HARD_PLAY_SAMPLES) -> None:
+    #: it takes a time budget (``cardgames.bots.get_bot``)
+    searches = True
+
+    def __init__(
+        self,
+        bid_samples: int = HARD_BID_SAMPLES,
+        play_samples: int = HARD_PLAY_SAMPLES,
+        *,
+        budget: float | None = None,
+        clock: Clock = time.perf_counter,
+        max_samples: int = HARD_MAX_SAMPLES,
+    ) -> None:
+        """``budget`` None: ``bid_samples`` / ``play_samples`` deals a decision, no clock. A budget
+        in seconds: deals until the deadline (at most ``max_samples``); when not even one deal
+        fits, the rule policy's answer (normal's)."""
         self.bid_samples = bid_samples
         self.play_samples = play_samples
+        self.budget = budget
+        self.clock = clock
+        self.max_samples = max_samples
 
     def act(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON | None:
         forced = _forced(legal)
         if forced is not None or not legal:
             return forced
+        deadline = Deadline(self.budget, self.clock)
         if legal[0]["type"] == "bid":
-            return {"type": "bid", "k": self._bid(view, _legal_bids(legal), rng)}
-        return _play(self._card(view, [CODE_TO_ID[a["card"]] for a in legal], rng))
+            return {"type": "bid", "k": self._bid(view, _legal_bids(legal), rng, deadline)}
+        return _play(self._card(view, [CODE_TO_ID[a["card"]] for a in legal], rng, deadline))
+
+    def _samples(self, fixed: int, deadline: Deadline) -> range:
+        return range(self.max_samples if deadline.timed else fixed)
 
     # bidding
-    def _bid(self, view: JSON, bids: list[int], rng: random.Random) -> int:
+    def _bid(self, view: JSON, bids: list[int], rng: random.Random, deadline: Deadline) -> int:
         if view["blind"]:
             return 1 if blind_win_chance(view, view["seat"]) > 0.5 and 1 in bids else min(bids)
         t = Table(view)
@@ -318,8 +382,14 @@ class HardBot(Memoryless):
         made = dict.fromkeys(bids, 0.0)
         order = list(view["bid_order"])
         leader = view["leader"]
-        for _ in range(self.bid_samples):
+        extra = _dealt_extra(view)
+        sampled = 0
+        for _ in self._samples(self.bid_samples, deadline):
+            if deadline.passed():
+                break
+            sampled += 1
             hands = _sample_hands(t, pool, rng)
+            weight = _bid_fit(t, hands, extra, deck, view["dealer"]) if deadline.timed else 1.0
             est = self._rival_bids(t, hands, order, deck)
             for k in bids:
                 est[t.me] = k
@@ -327,7 +397,10 @@ class HardBot(Memoryless):
                     [list(h) for h in hands], t.nxt, [], leader, est, [0] * len(hands), len(t.live)
                 )
                 if won[t.me] == k:
-                    made[k] += 1
+                    made[k] += weight
+        if not sampled:  # no deal fitted in the budget: the rule bid (normal's)
+            rivals = sum(t.hand_counts[s] for s in t.live if s != t.me)
+            return _closest_bid(expected_tricks(t.hand, pool, rivals), bids)
         return max(bids, key=lambda k: (made[k], -abs(k - t.n_r / len(t.live))))
 
     @staticmethod
@@ -345,18 +418,23 @@ class HardBot(Memoryless):
         return est
 
     # playing
-    def _card(self, view: JSON, cards: list[int], rng: random.Random) -> int:
+    def _card(self, view: JSON, cards: list[int], rng: random.Random, deadline: Deadline) -> int:
         t = Table(view)
         distinct = sorted(set(cards))
         if len(distinct) == 1:
             return distinct[0]
-        pool = t.unseen(_deck(view))
+        deck = _deck(view)
+        pool = t.unseen(deck)
+        extra = _dealt_extra(view)
         bids = [b if b is not None else 0 for b in t.bids]
         next_seat = t.nxt[t.me]
         score = dict.fromkeys(distinct, 0.0)
         rivals = [s for s in t.live if s != t.me]
-        for _ in range(self.play_samples):
+        for _ in self._samples(self.play_samples, deadline):
+            if deadline.passed():
+                break  # no deal: every score is 0 and the rule card wins the tie below
             hands = _sample_hands(t, pool, rng)
+            weight = _bid_fit(t, hands, extra, deck, view["dealer"]) if deadline.timed else 1.0
             for card in distinct:
                 sim_hands = [list(h) for h in hands]
                 sim_hands[t.me].remove(card)
@@ -373,7 +451,7 @@ class HardBot(Memoryless):
                     won = simulate(sim_hands, t.nxt, trick, next_seat, bids, won, len(t.live))
                 value = 1.0 if won[t.me] == bids[t.me] else 0.0
                 value += RIVAL_MISS_BONUS * sum(1 for s in rivals if won[s] != bids[s])
-                score[card] += value
+                score[card] += weight * value
         # ties go to the rule policy's card (shed high cards when safe, keep them when needed)
         best = max((c >> 2 for _, c in t.trick), default=-1)
         ruled = rule_card(t.hand, bids[t.me] - t.won[t.me], best, len(t.live) - len(t.trick) - 1)

@@ -532,6 +532,7 @@ def _bots_move(table: Table, eng: Engine, state: Any, moment: datetime, read: li
             eng.legal_actions(state, index),
             rng=bots.bot_rng(table.pk, index, table.version),
             memory=seat.bot_memory,
+            budget=settings.BOT_HARD_BUDGET_SECONDS,
         )
         if move.memory != seat.bot_memory:
             seat.bot_memory = move.memory

@@ -1,0 +1,146 @@
+"""The hard bots' search: only the viewer's information, and a decision by its deadline.
+
+docs/bots.md ("Thinking time"): a searching hard bot gets a budget per decision
+(``cardgames.bots.get_bot(..., budget=…)``, ``settings.BOT_HARD_BUDGET_SECONDS`` at live tables)
+and answers by the deadline (``cardgames.bots.budget.Deadline``). Time is a fake clock here, so
+no test depends on the machine's speed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from cardgames.bots import decide, get_bot
+from cardgames.bots.budget import Deadline
+from cardgames.bots.puteo import BOTS as PUTEO_BOTS
+from cardgames.bots.puteo import HardBot as PuteoHard
+from cardgames.engines import get_engine
+from cardgames.engines.puteo.cards import CODES
+
+PUTEO = get_engine("puteo")
+A, B, C, D = 0, 1, 2, 3
+
+
+class FakeClock:
+    """A clock that moves ``tick`` seconds each time it is read, and counts the reads."""
+
+    def __init__(self, tick: float) -> None:
+        self.now, self.tick, self.reads = 0.0, tick, 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        self.now += self.tick
+        return self.now
+
+
+def puteo_deal(hands: list[list[str]], **options: Any) -> Any:
+    top = [card for hand in hands for card in hand]
+    deck = top + [code for code in CODES if code not in top]
+    return PUTEO.new_game(len(hands), seed=1, options={"turn_seconds": None, "deck": deck, **options})
+
+
+# Seat A holds the same cards in both deals; B, C and D hold each other's (PT-12: hidden from A).
+MINE = ["12E", "7O", "3C", "1B"]
+OTHERS = [["5E", "2C", "11O", "6B"], ["4O", "10C", "1C", "2E"], ["7E", "3B", "12O", "5C"]]
+
+
+def two_deals_seat_a_cannot_tell_apart(dealer: int = D) -> tuple[Any, Any]:
+    first = puteo_deal([MINE, *OTHERS], start_round=2, first_dealer=dealer)
+    second = puteo_deal([MINE, OTHERS[2], OTHERS[0], OTHERS[1]], start_round=2, first_dealer=dealer)
+    assert PUTEO.view(first, A) == PUTEO.view(second, A)  # what A may see is the same …
+    assert PUTEO.view(first, B) != PUTEO.view(second, B)  # … the hidden deals are not
+    return first, second
+
+
+def hard_choices(state: Any, seat: int, seeds: range, **bot: Any) -> Counter[str]:
+    choices: Counter[str] = Counter()
+    for seed in seeds:
+        action, _ = PuteoHard(**bot).choose(
+            PUTEO.view(state, seat), PUTEO.legal_actions(state, seat), random.Random(seed), {}
+        )
+        assert action is not None
+        choices[str(action.get("k", action.get("card")))] += 1
+    return choices
+
+
+def test_puteo_hard_bid_depends_only_on_the_view_pt12() -> None:
+    # given: two deals that differ only in the cards A cannot see (PT-12), A to bid first
+    first, second = two_deals_seat_a_cannot_tell_apart()
+    assert PUTEO.to_act(first) == [A]
+    # when: the hard bot searches from each with the same seeds
+    seeds = range(12)
+    # then: the same choice for every seed, so the same distribution of choices
+    assert hard_choices(first, A, seeds) == hard_choices(second, A, seeds)
+
+
+def test_puteo_hard_play_depends_only_on_the_view_pt12() -> None:
+    first, second = two_deals_seat_a_cannot_tell_apart(dealer=C)
+    bids = {A: 2, B: 0, C: 1, D: 0}
+    for seat in PUTEO.view(first, A)["bid_order"]:
+        first = PUTEO.apply(first, seat, {"type": "bid", "k": bids[seat]})[0]
+        second = PUTEO.apply(second, seat, {"type": "bid", "k": bids[seat]})[0]
+    assert PUTEO.to_act(first) == [A]
+    assert PUTEO.view(first, A) == PUTEO.view(second, A)
+    seeds = range(12)
+    choices = hard_choices(first, A, seeds)
+    assert choices == hard_choices(second, A, seeds)
+    # the search does decide something: its answer is not just the first legal card
+    assert set(choices) != {PUTEO.legal_actions(first, A)[0]["card"]}
+
+
+def test_a_budgeted_bot_stops_searching_at_its_deadline() -> None:
+    # given: a clock that moves 1 ms per read and a budget of 5 ms
+    state, _ = two_deals_seat_a_cannot_tell_apart()
+    clock = FakeClock(0.001)
+    bot = PuteoHard(budget=0.005, clock=clock)
+    action, _ = bot.choose(PUTEO.view(state, A), PUTEO.legal_actions(state, A), random.Random(0), {})
+    # then: a legal answer after reading the clock once to start and once a deal until it passed
+    assert action in PUTEO.legal_actions(state, A)
+    assert clock.reads <= 6
+
+
+def test_with_no_time_left_the_hard_bot_answers_as_the_rule_policy() -> None:
+    # a budget that has passed before the first deal: the anytime search's fallback is normal's move
+    state, _ = two_deals_seat_a_cannot_tell_apart()
+    view, legal = PUTEO.view(state, A), PUTEO.legal_actions(state, A)
+    hard, _ = PuteoHard(budget=0.0, clock=FakeClock(0.001)).choose(view, legal, random.Random(0), {})
+    normal, _ = PUTEO_BOTS["normal"]().choose(view, legal, random.Random(0), {})
+    assert hard == normal
+
+
+def test_a_budgeted_search_that_never_runs_out_stops_at_its_cap() -> None:
+    frozen = FakeClock(0.0)
+    state, _ = two_deals_seat_a_cannot_tell_apart()
+    bot = PuteoHard(budget=1.0, clock=frozen, max_samples=40)
+    action, _ = bot.choose(PUTEO.view(state, A), PUTEO.legal_actions(state, A), random.Random(0), {})
+    assert action in PUTEO.legal_actions(state, A)
+    assert frozen.reads == 1 + 40  # the start, then one read before each of the 40 deals
+
+
+def test_no_budget_means_no_clock() -> None:
+    assert not Deadline(None, clock=FakeClock(1.0)).timed
+    clock = FakeClock(1.0)
+    assert not Deadline(None, clock=clock).passed() and clock.reads == 0
+
+
+def test_the_budget_reaches_only_the_bots_that_search() -> None:
+    searching = get_bot("puteo", "hard", budget=0.02)
+    assert isinstance(searching, PuteoHard) and searching.budget == 0.02
+    assert get_bot("puteo", "hard").budget is None  # type: ignore[attr-defined]
+    for level in ("easy", "normal"):
+        assert not hasattr(get_bot("puteo", level, budget=0.02), "budget")
+        assert not hasattr(get_bot("pika", level, budget=0.02), "budget")
+    for game in ("one_card", "pika", "skyjo", "guandan"):  # hard bots that do not search take no budget
+        assert not hasattr(get_bot(game, "hard", budget=0.02), "budget")
+
+
+def test_decide_passes_the_budget_and_answers_with_a_real_clock() -> None:
+    # a real clock and a 1 ms budget: a legal move (no timing asserted, so nothing flaky)
+    state, _ = two_deals_seat_a_cannot_tell_apart()
+    legal = PUTEO.legal_actions(state, A)
+    move = decide(
+        "puteo", "hard", PUTEO.view(state, A), legal, rng=random.Random(3), memory=None, budget=0.001
+    )
+    assert move.action in legal and move.memory == {}
