@@ -23,26 +23,35 @@ from cardgames.engines import GAMES, get_engine
 
 
 class Timed:
-    """Wrap a bot and record how long each decision takes."""
+    """Wrap a bot and record how long each decision takes (wall clock; ``cpu``: process time)."""
 
-    def __init__(self, bot: Bot, sink: list[float]) -> None:
-        self.bot, self.sink = bot, sink
+    def __init__(self, bot: Bot, sink: list[float], cpu: list[float] | None = None) -> None:
+        self.bot, self.sink, self.cpu = bot, sink, cpu
 
     def choose(
         self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random, memory: dict[str, Any]
     ) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         try:
             return self.bot.choose(view, legal, rng, memory)
         finally:
             self.sink.append(time.perf_counter() - start)
+            if self.cpu is not None:
+                self.cpu.append(time.process_time() - start_cpu)
 
 
-def play(game: str, level: str, seed: int, sink: list[float], budget: float | None = None) -> None:
+def play(
+    game: str,
+    level: str,
+    seed: int,
+    sink: list[float],
+    budget: float | None = None,
+    cpu: list[float] | None = None,
+) -> None:
     from cardgames.bots.driver import BotTable, step
 
     eng = get_engine(game)
-    bots: list[Bot] = [Timed(get_bot(game, level, budget=budget), sink) for _ in range(4)]
+    bots: list[Bot] = [Timed(get_bot(game, level, budget=budget), sink, cpu) for _ in range(4)]
     table = BotTable(bots, [random.Random(f"{seed}:{seat}") for seat in range(4)], paced=False)
     state = eng.new_game(4, seed=seed, options={"turn_seconds": None})
     for _ in range(MAX_STEPS):
@@ -63,16 +72,22 @@ def main() -> None:
     parser.add_argument("--levels", nargs="*", default=list(LEVELS))
     parser.add_argument("--budget-ms", type=float, default=150.0)
     args = parser.parse_args()
-    print(f"{'game':<10}{'level':<8}{'decisions':>10}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}")
+    print(
+        f"{'game':<10}{'level':<8}{'decisions':>10}{'p50 ms':>10}{'p99 ms':>10}{'max ms':>10}"
+        f"{'cpu p99':>10}{'cpu max':>10}"
+    )
     for game in args.games:
         for level in args.levels:
             sink: list[float] = []
+            cpu: list[float] = []
             for seed in range(args.games_per_level):
-                play(game, level, seed, sink, args.budget_ms / 1000)
+                play(game, level, seed, sink, args.budget_ms / 1000, cpu)
             ms = [t * 1000 for t in sink]
+            cpu_ms = [t * 1000 for t in cpu]
             print(
                 f"{game:<10}{level:<8}{len(ms):>10}{statistics.median(ms):>10.3f}"
                 f"{percentile(ms, 0.99):>10.2f}{max(ms):>10.1f}"
+                f"{percentile(cpu_ms, 0.99):>10.2f}{max(cpu_ms):>10.1f}"
             )
 
 

@@ -4,8 +4,9 @@
 
 The tested bot rotates through the seats. ``--budget-ms``: the thinking time of the searching
 (hard) bots per decision, as the server's ``BOT_HARD_BUDGET_SECONDS`` (omitted: their fixed-size
-search, no clock). ``--pairings hard:normal`` runs only the pairings named. A win is a first place (shared
-firsts count as wins); for El Puteo the tested bot must be the *sole* survivor.
+search, no clock). ``--pairings hard:normal`` runs only the pairings named. ``--paired`` plays every
+seed twice, the searching bots without and with ``--budget-ms``, and prints the paired difference.
+A win is a first place (shared firsts count as wins); for El Puteo the tested bot must be the *sole* survivor.
 Guandan plays team against team: see bench/guandan_bots.py.
 """
 
@@ -60,6 +61,25 @@ def tournament(
     return wins, n
 
 
+def paired(game: str, tested: str, others: str, n: int, budget: float, seed0: int = 0) -> str:
+    """Each seed without and with ``budget`` (one process): both win rates and their paired
+    difference with a 95 % normal interval."""
+    before = after = 0
+    diffs: list[int] = []
+    for seed in range(seed0, seed0 + n):
+        a = _one_game((game, tested, others, seed, None))
+        b = _one_game((game, tested, others, seed, budget))
+        before, after = before + a, after + b
+        diffs.append(int(b) - int(a))
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1))
+    (lo_a, hi_a), (lo_b, hi_b) = wilson(before, n), wilson(after, n)
+    return (
+        f"{before / n:.1%} [{lo_a:.1%}, {hi_a:.1%}] -> {after / n:.1%} [{lo_b:.1%}, {hi_b:.1%}]"
+        f"  paired {mean:+.1%} ± {1.96 * sd / math.sqrt(n):.1%}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="*", default=list(ONE_VS_THREE_GAMES))
@@ -68,11 +88,18 @@ def main() -> None:
     parser.add_argument("--budget-ms", type=float, default=None)
     parser.add_argument("--seed0", type=int, default=0)
     parser.add_argument("--pairings", nargs="*", default=[f"{a}:{b}" for a, b in PAIRINGS])
+    parser.add_argument("--paired", action="store_true")
     args = parser.parse_args()
     budget = None if args.budget_ms is None else args.budget_ms / 1000
     pairings = [tuple(p.split(":")) for p in args.pairings]
     for game in args.games:
         for tested, others in pairings:
+            if args.paired:
+                if budget is None:
+                    parser.error("--paired compares with --budget-ms")
+                rates = paired(game, tested, others, args.n, budget, args.seed0)
+                print(f"{game:<10} {tested:>6} vs 3x {others:<6} {rates}  n={args.n}")
+                continue
             wins, n = tournament(game, tested, others, args.n, args.workers, budget=budget, seed0=args.seed0)
             lo, hi = wilson(wins, n)
             rate = f"{wins / n:6.1%}  95% CI [{lo:.1%}, {hi:.1%}]"
