@@ -144,3 +144,16 @@ def test_decide_passes_the_budget_and_answers_with_a_real_clock() -> None:
         "puteo", "hard", PUTEO.view(state, A), legal, rng=random.Random(3), memory=None, budget=0.001
     )
     assert move.action in legal and move.memory == {}
+
+
+def test_timed_hard_bots_play_whole_games_legally_in_every_mode() -> None:
+    # a 1 ms budget on the real clock: what the search manages varies, every answer must be legal
+    for seed, (n, options) in enumerate([(2, {}), (4, {"lives": 3}), (10, {"mode": "big"})]):
+        bots = [PuteoHard(budget=0.001) if s % 2 == 0 else PUTEO_BOTS["normal"]() for s in range(n)]
+        state = PUTEO.new_game(n, seed=seed, options={"turn_seconds": None, **options})
+        while not PUTEO.is_over(state):
+            seat = PUTEO.to_act(state)[0]
+            legal = PUTEO.legal_actions(state, seat)
+            action, _ = bots[seat].choose(PUTEO.view(state, seat), legal, random.Random(seed), {})
+            assert action in legal
+            state = PUTEO.apply(state, seat, action)[0]
