@@ -16,6 +16,9 @@ engine's card numbers (``4 * strength + suit``, strength 0 = a 2 … 9 = the As,
   out on the same samples and plays the card with the best chance of making its bid exactly,
   plus a small bonus for every rival who misses. In the blind round it computes the exact
   chance that its own card (uniform over the cards it cannot see) wins in trick order (PT-8).
+  Given a time budget (``cardgames.bots.budget``; 150 ms at live tables) it samples deals until
+  its deadline instead of a fixed number, and weights each by how well it explains the rivals'
+  bids (``BID_FIT``); with no deal in time it answers as normal does.
 
 ``choose`` answers ``{"type": "ready"}`` during the blind-round reveal, so bot tables never wait.
 """
