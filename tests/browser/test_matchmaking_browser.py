@@ -20,6 +20,28 @@ from tests.browser.test_tables_browser import browser, new_page, server  # noqa:
 pytestmark = pytest.mark.browser
 
 
+def lobby_ready(page: Any, url: str) -> None:
+    """Open ``url`` and wait for the lobby socket's hello (from then on, events reach the page).
+    The frame listener is attached as the socket opens: the hello may arrive before ``goto``
+    returns (it waits for the load event), and waiting for a frame after that missed it."""
+    frames: list[Any] = []
+
+    def watch(ws: Any) -> None:
+        if ws.url.endswith("/ws/lobby/"):
+            ws.on("framereceived", lambda payload: frames.append(payload))
+
+    page.on("websocket", watch)
+    try:
+        page.goto(url)
+        for _ in range(300):  # 15 s
+            if frames:
+                return
+            page.wait_for_timeout(50)
+        raise AssertionError(f"no lobby frame on {url}")
+    finally:
+        page.remove_listener("websocket", watch)
+
+
 def sign_up(page: Any, base: str, username: str) -> None:
     page.goto(base + "/")
     token = page.request.get(base + "/api/auth/csrf").json()["csrfToken"]
@@ -83,9 +105,7 @@ def test_pf51_a_joins_late_answer_does_not_hide_the_countdown_the_socket_already
     held back 2 s: the page must go on showing the countdown, not the older place in the queue."""
     ana = new_page(browser)
     sign_up(ana, server, "ana_tarde")
-    with ana.expect_websocket(lambda ws: ws.url.endswith("/ws/lobby/")) as opened:
-        ana.goto(server + "/")
-    opened.value.wait_for_event("framereceived")  # hello: in its groups, events will reach it
+    lobby_ready(ana, server + "/")  # hello: in its groups, events will reach it
     answered: list[str] = []
 
     def held_back(route: Any) -> None:

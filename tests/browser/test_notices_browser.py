@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_matchmaking_browser import sign_up
+from tests.browser.test_matchmaking_browser import lobby_ready, sign_up
 from tests.browser.test_onecard_pika_browser import axe_violations
 from tests.browser.test_tables_browser import browser, server, site_shell  # noqa: F401 (fixtures)
 
@@ -50,13 +50,6 @@ def player(browser: Any, server: str, name: str) -> tuple[Any, Any]:  # noqa: F8
     desktop = context.new_page()
     desktop.set_viewport_size(DESKTOP)
     return phone, desktop
-
-
-def lobby_ready(page: Any, url: str) -> None:
-    """Open ``url`` and wait for the lobby socket's hello (from then on, events reach the page)."""
-    with page.expect_websocket(lambda ws: ws.url.endswith("/ws/lobby/")) as opened:
-        page.goto(url)
-    opened.value.wait_for_event("framereceived")
 
 
 def in_viewport(page: Any, locator: Any) -> bool:
