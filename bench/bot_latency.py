@@ -17,7 +17,7 @@ import statistics
 import time
 from typing import Any
 
-from cardgames.bots import LEVELS, Bot, get_bot
+from cardgames.bots import LEVELS, Bot, Budget, get_bot
 from cardgames.bots.driver import MAX_STEPS
 from cardgames.engines import GAMES, get_engine
 
@@ -51,7 +51,8 @@ def play(
     from cardgames.bots.driver import BotTable, step
 
     eng = get_engine(game)
-    bots: list[Bot] = [Timed(get_bot(game, level, budget=budget), sink, cpu) for _ in range(4)]
+    timed = None if budget is None else Budget(budget, time.perf_counter)
+    bots: list[Bot] = [Timed(get_bot(game, level, budget=timed), sink, cpu) for _ in range(4)]
     table = BotTable(bots, [random.Random(f"{seed}:{seat}") for seat in range(4)], paced=False)
     state = eng.new_game(4, seed=seed, options={"turn_seconds": None})
     for _ in range(MAX_STEPS):

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import time
 from concurrent.futures import ProcessPoolExecutor
 
+from cardgames.bots import Budget
 from cardgames.bots.driver import play_game
 
 PAIRINGS = [("hard", "easy"), ("normal", "easy"), ("hard", "normal")]
@@ -37,7 +39,8 @@ def _one_game(args: tuple[str, str, str, int, float | None]) -> bool:
     seat = seed % 4
     levels = [others] * 4
     levels[seat] = tested
-    _, result = play_game(game, levels, seed=seed, budget=budget)
+    timed = None if budget is None else Budget(budget, time.perf_counter)
+    _, result = play_game(game, levels, seed=seed, budget=timed)
     if game == "puteo":
         return result["winners"] == [seat]
     return seat in result["winners"]

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Protocol
 
+from cardgames.bots.budget import Budget
+
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 Action = dict[str, Any]
@@ -63,11 +65,12 @@ def _bot_class(game: str, level: str) -> type[Bot]:
     return cls
 
 
-def get_bot(game: str, level: str, *, budget: float | None = None) -> Bot:
+def get_bot(game: str, level: str, *, budget: Budget | None = None) -> Bot:
     """A bot instance for ``game`` at ``level`` (easy, normal or hard); bots keep no state.
 
-    ``budget``: seconds per decision for a bot that searches (a class with ``searches = True``;
-    ``cardgames/bots/budget.py``); the others ignore it. None: the search's fixed size, no clock.
+    ``budget``: the thinking time per decision, with its clock, for a bot that searches (a class
+    with ``searches = True``; ``cardgames/bots/budget.py``); the others ignore it. None: the
+    search's fixed size, no clock.
     """
     cls = _bot_class(game, level)
     if budget is not None and getattr(cls, "searches", False):
@@ -96,7 +99,7 @@ def decide(
     *,
     rng: random.Random,
     memory: Memory | None,
-    budget: float | None = None,
+    budget: Budget | None = None,
 ) -> BotMove:
     """The move of a ``level`` bot of ``game`` for the seat whose ``view`` and ``legal`` these are.
 
@@ -122,4 +125,15 @@ def reaction_seconds(game: str, level: str, action: dict[str, Any] | None) -> fl
     return float(getattr(_bot_class(game, level), "catch_delay", 0.0))
 
 
-__all__ = ["LEVELS", "Bot", "BotMove", "Memory", "ask", "bot_rng", "decide", "get_bot", "reaction_seconds"]
+__all__ = [
+    "LEVELS",
+    "Bot",
+    "BotMove",
+    "Budget",
+    "Memory",
+    "ask",
+    "bot_rng",
+    "decide",
+    "get_bot",
+    "reaction_seconds",
+]

@@ -7,25 +7,35 @@ what it has found so far (anytime search), or with its fallback move when no ste
 
 ``budget=None`` means no clock at all: the search runs its fixed number of steps, so its move
 depends only on the view, the legal actions, the memory and the dice (tests, fingerprints).
-The clock is injectable so that tests can drive time without depending on the machine's speed.
+The clock comes with the budget, from the caller (the table service and the benchmarks pass
+``time.perf_counter``): the bots, like the engines, never read a clock of their own (design.md:
+time enters as an argument), and tests drive time without depending on the machine's speed.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 Clock = Callable[[], float]
 
 
+@dataclass(frozen=True)
+class Budget:
+    """A searching bot's thinking time per decision, in ``seconds`` read on ``clock``."""
+
+    seconds: float
+    clock: Clock
+
+
 class Deadline:
-    """The moment a decision must be returned: ``seconds`` after it is made (None: never)."""
+    """The moment a decision must be returned: the budget's seconds after it is made (None: never)."""
 
     __slots__ = ("clock", "end")
 
-    def __init__(self, seconds: float | None, clock: Clock = time.perf_counter) -> None:
-        self.clock = clock
-        self.end: float | None = None if seconds is None else clock() + max(0.0, seconds)
+    def __init__(self, budget: Budget | None) -> None:
+        self.clock: Clock | None = None if budget is None else budget.clock
+        self.end: float | None = None if budget is None else budget.clock() + max(0.0, budget.seconds)
 
     @property
     def timed(self) -> bool:
@@ -34,7 +44,7 @@ class Deadline:
 
     def passed(self) -> bool:
         """True once the deadline is reached (always False without a budget)."""
-        return self.end is not None and self.clock() >= self.end
+        return self.end is not None and self.clock is not None and self.clock() >= self.end
 
 
-__all__ = ["Clock", "Deadline"]
+__all__ = ["Budget", "Clock", "Deadline"]

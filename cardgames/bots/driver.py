@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgames.bots import Bot, Memory, ask, get_bot
+from cardgames.bots.budget import Budget
 from cardgames.engines import Engine, get_engine
 from cardgames.tables import flow
 
@@ -51,7 +52,7 @@ class BotTable:
 
     @classmethod
     def seated(
-        cls, game: str, levels: list[str], seed: int, *, paced: bool = True, budget: float | None = None
+        cls, game: str, levels: list[str], seed: int, *, paced: bool = True, budget: Budget | None = None
     ) -> BotTable:
         """``levels[seat]`` bots of ``game`` with the driver's dice: one stream per (seed, seat);
         ``budget``: seconds per decision of the searching bots (``cardgames.bots.get_bot``)."""
@@ -101,7 +102,7 @@ def play_game(
     seed: int,
     options: dict[str, Any] | None = None,
     *,
-    budget: float | None = None,
+    budget: Budget | None = None,
 ) -> tuple[Any, dict[str, Any]]:
     """Play one game with ``levels[seat]`` bots on a paced ``BotTable``; returns (final state, result).
     ``budget``: seconds per decision of the searching bots (None: their fixed search, no clock)."""

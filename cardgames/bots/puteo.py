@@ -26,12 +26,11 @@ engine's card numbers (``4 * strength + suit``, strength 0 = a 2 … 9 = the As,
 from __future__ import annotations
 
 import random
-import time
 from functools import lru_cache
 from math import comb
 from typing import Any
 
-from cardgames.bots.budget import Clock, Deadline
+from cardgames.bots.budget import Budget, Deadline
 from cardgames.bots.memoryless import Memoryless
 from cardgames.engines.puteo.cards import CODE_TO_ID, CODES
 
@@ -350,24 +349,22 @@ class HardBot(Memoryless):
         bid_samples: int = HARD_BID_SAMPLES,
         play_samples: int = HARD_PLAY_SAMPLES,
         *,
-        budget: float | None = None,
-        clock: Clock = time.perf_counter,
+        budget: Budget | None = None,
         max_samples: int = HARD_MAX_SAMPLES,
     ) -> None:
-        """``budget`` None: ``bid_samples`` / ``play_samples`` deals a decision, no clock. A budget
-        in seconds: deals until the deadline (at most ``max_samples``); when not even one deal
+        """``budget`` None: ``bid_samples`` / ``play_samples`` deals a decision, no clock. A
+        ``Budget``: deals until its deadline (at most ``max_samples``); when not even one deal
         fits, the rule policy's answer (normal's)."""
         self.bid_samples = bid_samples
         self.play_samples = play_samples
         self.budget = budget
-        self.clock = clock
         self.max_samples = max_samples
 
     def act(self, view: JSON, legal: list[JSON], rng: random.Random) -> JSON | None:
         forced = _forced(legal)
         if forced is not None or not legal:
             return forced
-        deadline = Deadline(self.budget, self.clock)
+        deadline = Deadline(self.budget)
         if legal[0]["type"] == "bid":
             return {"type": "bid", "k": self._bid(view, _legal_bids(legal), rng, deadline)}
         return _play(self._card(view, [CODE_TO_ID[a["card"]] for a in legal], rng, deadline))

@@ -15,6 +15,7 @@ PF-61 guests, PF-63 absent players, PF-50 bot reaction times (../shared/rules/pl
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -532,7 +533,7 @@ def _bots_move(table: Table, eng: Engine, state: Any, moment: datetime, read: li
             eng.legal_actions(state, index),
             rng=bots.bot_rng(table.pk, index, table.version),
             memory=seat.bot_memory,
-            budget=settings.BOT_HARD_BUDGET_SECONDS,
+            budget=bots.Budget(settings.BOT_HARD_BUDGET_SECONDS, time.perf_counter),
         )
         if move.memory != seat.bot_memory:
             seat.bot_memory = move.memory

@@ -9,11 +9,12 @@ no test depends on the machine's speed.
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from typing import Any
 
 from cardgames.bots import decide, get_bot
-from cardgames.bots.budget import Deadline
+from cardgames.bots.budget import Budget, Deadline
 from cardgames.bots.puteo import BOTS as PUTEO_BOTS
 from cardgames.bots.puteo import HardBot as PuteoHard
 from cardgames.engines import get_engine
@@ -94,7 +95,7 @@ def test_a_budgeted_bot_stops_searching_at_its_deadline() -> None:
     # given: a clock that moves 1 ms per read and a budget of 5 ms
     state, _ = two_deals_seat_a_cannot_tell_apart()
     clock = FakeClock(0.001)
-    bot = PuteoHard(budget=0.005, clock=clock)
+    bot = PuteoHard(budget=Budget(0.005, clock))
     action, _ = bot.choose(PUTEO.view(state, A), PUTEO.legal_actions(state, A), random.Random(0), {})
     # then: a legal answer after reading the clock once to start and once a deal until it passed
     assert action in PUTEO.legal_actions(state, A)
@@ -105,7 +106,7 @@ def test_with_no_time_left_the_hard_bot_answers_as_the_rule_policy() -> None:
     # a budget that has passed before the first deal: the anytime search's fallback is normal's move
     state, _ = two_deals_seat_a_cannot_tell_apart()
     view, legal = PUTEO.view(state, A), PUTEO.legal_actions(state, A)
-    hard, _ = PuteoHard(budget=0.0, clock=FakeClock(0.001)).choose(view, legal, random.Random(0), {})
+    hard, _ = PuteoHard(budget=Budget(0.0, FakeClock(0.001))).choose(view, legal, random.Random(0), {})
     normal, _ = PUTEO_BOTS["normal"]().choose(view, legal, random.Random(0), {})
     assert hard == normal
 
@@ -113,27 +114,26 @@ def test_with_no_time_left_the_hard_bot_answers_as_the_rule_policy() -> None:
 def test_a_budgeted_search_that_never_runs_out_stops_at_its_cap() -> None:
     frozen = FakeClock(0.0)
     state, _ = two_deals_seat_a_cannot_tell_apart()
-    bot = PuteoHard(budget=1.0, clock=frozen, max_samples=40)
+    bot = PuteoHard(budget=Budget(1.0, frozen), max_samples=40)
     action, _ = bot.choose(PUTEO.view(state, A), PUTEO.legal_actions(state, A), random.Random(0), {})
     assert action in PUTEO.legal_actions(state, A)
     assert frozen.reads == 1 + 40  # the start, then one read before each of the 40 deals
 
 
 def test_no_budget_means_no_clock() -> None:
-    assert not Deadline(None, clock=FakeClock(1.0)).timed
-    clock = FakeClock(1.0)
-    assert not Deadline(None, clock=clock).passed() and clock.reads == 0
+    assert not Deadline(None).timed and not Deadline(None).passed()
 
 
 def test_the_budget_reaches_only_the_bots_that_search() -> None:
-    searching = get_bot("puteo", "hard", budget=0.02)
-    assert isinstance(searching, PuteoHard) and searching.budget == 0.02
+    budget = Budget(0.02, time.perf_counter)
+    searching = get_bot("puteo", "hard", budget=budget)
+    assert isinstance(searching, PuteoHard) and searching.budget == budget
     assert get_bot("puteo", "hard").budget is None  # type: ignore[attr-defined]
     for level in ("easy", "normal"):
-        assert not hasattr(get_bot("puteo", level, budget=0.02), "budget")
-        assert not hasattr(get_bot("pika", level, budget=0.02), "budget")
+        assert not hasattr(get_bot("puteo", level, budget=budget), "budget")
+        assert not hasattr(get_bot("pika", level, budget=budget), "budget")
     for game in ("one_card", "pika", "skyjo", "guandan"):  # hard bots that do not search take no budget
-        assert not hasattr(get_bot(game, "hard", budget=0.02), "budget")
+        assert not hasattr(get_bot(game, "hard", budget=budget), "budget")
 
 
 def test_decide_passes_the_budget_and_answers_with_a_real_clock() -> None:
@@ -141,7 +141,13 @@ def test_decide_passes_the_budget_and_answers_with_a_real_clock() -> None:
     state, _ = two_deals_seat_a_cannot_tell_apart()
     legal = PUTEO.legal_actions(state, A)
     move = decide(
-        "puteo", "hard", PUTEO.view(state, A), legal, rng=random.Random(3), memory=None, budget=0.001
+        "puteo",
+        "hard",
+        PUTEO.view(state, A),
+        legal,
+        rng=random.Random(3),
+        memory=None,
+        budget=Budget(0.001, time.perf_counter),
     )
     assert move.action in legal and move.memory == {}
 
@@ -149,7 +155,10 @@ def test_decide_passes_the_budget_and_answers_with_a_real_clock() -> None:
 def test_timed_hard_bots_play_whole_games_legally_in_every_mode() -> None:
     # a 1 ms budget on the real clock: what the search manages varies, every answer must be legal
     for seed, (n, options) in enumerate([(2, {}), (4, {"lives": 3}), (10, {"mode": "big"})]):
-        bots = [PuteoHard(budget=0.001) if s % 2 == 0 else PUTEO_BOTS["normal"]() for s in range(n)]
+        bots = [
+            PuteoHard(budget=Budget(0.001, time.perf_counter)) if s % 2 == 0 else PUTEO_BOTS["normal"]()
+            for s in range(n)
+        ]
         state = PUTEO.new_game(n, seed=seed, options={"turn_seconds": None, **options})
         while not PUTEO.is_over(state):
             seat = PUTEO.to_act(state)[0]
