@@ -80,15 +80,22 @@ def guest_bots_game(page: Any, server: str, name: str, game: str = "one_card") -
     page.locator("#table-app[data-status=playing], #table-app[data-status=finished]").wait_for()
 
 
-def friends_room(host: Any, friend: Any, server: str) -> str:  # noqa: F811
-    """A waiting 2-seat One Card room of the guest Lola, which the guest Pepe joined by its code."""
+def open_room(host: Any, server: str, guest_name: str = "") -> str:  # noqa: F811
+    """From the home page, ``host`` (a guest named ``guest_name``, or signed in) opens a waiting
+    2-seat One Card friends room; its code."""
     host.goto(server + "/")
-    host.get_by_label("Tu nombre en la mesa").fill("Lola")
+    if guest_name:
+        host.get_by_label("Tu nombre en la mesa").fill(guest_name)
     card = host.locator('.game-card[data-game="one_card"]')
     card.locator('select[name="players"]').select_option("2")
     card.get_by_role("button", name="Crear sala con amigos").click()
     host.wait_for_url("**/mesa/*/")
-    code = host.get_by_test_id("room-code").inner_text()
+    return str(host.get_by_test_id("room-code").inner_text())
+
+
+def friends_room(host: Any, friend: Any, server: str) -> str:  # noqa: F811
+    """A waiting 2-seat One Card room of the guest Lola, which the guest Pepe joined by its code."""
+    code = open_room(host, server, "Lola")
     friend.goto(f"{server}/mesa/{code}/")
     friend.get_by_label("Tu nombre en la mesa").fill("Pepe")
     friend.get_by_role("button", name="Unirse a sala").click()
@@ -332,12 +339,7 @@ def test_cerrar_sala_takes_back_the_invitations_it_sent(browser, server) -> None
     host, invitee = page_at(browser, DESKTOP), page_at(browser, PHONE)
     sign_up(host, server, "nora_cierra")
     sign_up(invitee, server, "tomas_cierra")
-    host.goto(server + "/")
-    card = host.locator('.game-card[data-game="one_card"]')
-    card.locator('select[name="players"]').select_option("2")
-    card.get_by_role("button", name="Crear sala con amigos").click()
-    host.wait_for_url("**/mesa/*/")
-    code = host.get_by_test_id("room-code").inner_text()
+    code = open_room(host, server)
     host.get_by_label("Invitar por nombre de usuario").fill("tomas_cierra")
     host.get_by_role("button", name="Invitar").click()
     invitee.goto(server + "/reglas/pika/")  # a page other than the home page
@@ -357,12 +359,7 @@ def test_revancha_reaches_a_registered_friend_as_an_invitation_toast_they_accept
     host, friend = page_at(browser, DESKTOP), page_at(browser, PHONE)
     sign_up(host, server, "rita_revancha")
     sign_up(friend, server, "hugo_revancha")
-    host.goto(server + "/")
-    card = host.locator('.game-card[data-game="one_card"]')
-    card.locator('select[name="players"]').select_option("2")
-    card.get_by_role("button", name="Crear sala con amigos").click()
-    host.wait_for_url("**/mesa/*/")
-    code = host.get_by_test_id("room-code").inner_text()
+    code = open_room(host, server)
     friend.goto(f"{server}/mesa/{code}/")
     friend.get_by_test_id("join-room").click()
     friend.locator("#table-app[data-status=waiting][data-seat='1']").wait_for()
