@@ -43,7 +43,7 @@ from django.utils import timezone
 
 from cardgames.catalogue import CatalogueError, clean_options
 from cardgames.tables import broadcast, core
-from cardgames.tables.envelopes import ms
+from cardgames.tables.envelope_parts import ms
 from cardgames.tables.errors import TableError
 from cardgames.tables.models import Seat, Table
 from economy.errors import EconomyError

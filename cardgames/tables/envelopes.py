@@ -1,5 +1,8 @@
 """The one envelope of a table for each viewer (docs/protocol.md), built from rows already in hand.
 
+What only the engine and the log decide is in the pure ``envelope_parts`` (offline practice
+builds its envelopes from it too); this module adds the rows: seats, room, rematch.
+
 ``selectors.table_view_for`` builds one envelope from the database; the table service builds
 every seat's and the spectator's at once from the state it has just written, so a move's
 broadcast carries them and no socket reads the table back (docs/performance.md, "Live tables").
@@ -14,16 +17,12 @@ from django.utils import timezone
 
 from cardgames.engines import Engine, get_engine
 
-from . import flow, legal_wire, movelog
+from . import movelog
+from .envelope_parts import fill_played, fill_view, ms
 from .models import ActionLog, Seat, Table
 from .protocol import PROTOCOL_VERSION
 
 SPECTATOR = "spectator"
-
-
-def ms(seconds: float) -> int:
-    """Epoch seconds as the protocol's epoch milliseconds."""
-    return round(seconds * 1000)
 
 
 #: rows looked back through for the last move shown when the newest is none (a run of reorders)
@@ -37,30 +36,6 @@ def shown_move(table: Table, row: ActionLog | None) -> ActionLog | None:
         return row
     older = ActionLog.objects.filter(table=table, seq__lt=row.seq).order_by("-seq")[:LOOKBACK]
     return next((r for r in older if movelog.shown(table.game, r.action)), None)
-
-
-def log_entry(row: ActionLog, game: str, viewer: int | None) -> dict[str, Any] | None:
-    """A row of the move log as ``viewer`` may know it (``movelog.describe``), with its place in
-    the log (``seq``) and who or what made it (``source``); None for a row that is no move."""
-    entry = movelog.describe(game, row.seat, row.action, row.events, viewer)
-    if entry is None:
-        return None
-    return {"seq": row.seq, "source": row.source, **entry}
-
-
-def last_move(
-    row: ActionLog | None, game: str, viewer: int | None, *, version: int, hand: list[str] | None = None
-) -> dict[str, Any] | None:
-    """The envelope's ``last``: the last move shown (``shown_move``) as ``viewer`` may know it;
-    when it is this version's own row, with the cards it put into the viewer's ``hand``."""
-    if row is None:
-        return None
-    entry = log_entry(row, game, viewer)
-    if entry is not None and row.seq == version:
-        cards = movelog.entered(game, row.seat, row.events, viewer, hand)
-        if cards:
-            entry["entered"] = cards
-    return entry
 
 
 def seat_dict(seat: Seat, table: Table) -> dict[str, Any]:
@@ -135,19 +110,6 @@ def _offer_for(offer: dict[str, Any] | None, key: str) -> dict[str, Any] | None:
     return mine
 
 
-def _played(envelope: dict[str, Any], table: Table, eng: Engine, state: Any) -> None:
-    """The public facts of a game in play or over: whose turn, the deadlines, the result."""
-    if eng.is_over(state):
-        envelope["result"] = eng.result(state)
-        return
-    envelope["to_act"] = eng.to_act(state)
-    envelope["timers"] = [
-        {**t, "deadline": ms(flow.deadline(t, table.timer_starts))}
-        for t in eng.timers(state)
-        if t["id"] in table.timer_starts
-    ]
-
-
 def _for_seat(
     public: dict[str, Any],
     table: Table,
@@ -165,13 +127,8 @@ def _for_seat(
         if offer is not None and seat.player_key:
             envelope["rematch"] = _offer_for(offer, seat.player_key)
     if eng is not None:
-        view = envelope["view"] = eng.view(state, index)
-        if index is not None and index in envelope["to_act"]:
-            # Guandan's plays travel packed by reading (legal_wire: frames of 287 KB otherwise)
-            listed, envelope["plays"] = legal_wire.pack(table.game, eng.legal_actions(state, index))
-            envelope["legal"] = [dict(a) for a in listed]
-        hand = view.get("hand") if isinstance(view, dict) else None
-        envelope["last"] = last_move(last, table.game, index, version=table.version, hand=hand)
+        # Guandan's plays travel packed by reading (legal_wire: frames of 287 KB otherwise)
+        fill_view(envelope, table.game, eng, state, index, last)
     return envelope
 
 
@@ -186,7 +143,7 @@ def envelope_for(
     if table.state is not None:
         eng = get_engine(table.game)
         state = eng.load(table.state)
-        _played(public, table, eng, state)
+        fill_played(public, eng, state, table.timer_starts)
     envelope = _for_seat(public, table, eng, state, mine, last, rematch_offer(table) if mine else None)
     envelope["is_host"] = viewer_key is not None and viewer_key == table.host_key
     return envelope
@@ -198,7 +155,7 @@ def every_envelope(
     """Each seat's envelope (keyed by the seat number as text) and the spectator's, for one version;
     ``last`` is the last move shown (``shown_move``), told to each viewer as they may know it."""
     public = _public(table, seats)
-    _played(public, table, eng, state)
+    fill_played(public, eng, state, table.timer_starts)
     offer = rematch_offer(table)
     envelopes = {str(s.index): _for_seat(public, table, eng, state, s, last, offer) for s in seats}
     envelopes[SPECTATOR] = _for_seat(public, table, eng, state, None, last)

@@ -18,7 +18,7 @@ from accounts.identity import Player
 from cardgames import bots
 from cardgames.engines import IllegalAction, get_engine
 
-from . import access, envelopes, movelog, statements
+from . import access, envelope_parts, envelopes, statements
 from .errors import TableError
 from .models import ActionLog, ChatMessage, Invitation, Seat, Table
 from .services import IDLE_HOURS, chat_message_dict, invitation_dict
@@ -96,14 +96,9 @@ def deal_log(*, table: Table, viewer: Player | None, version: int) -> list[dict[
         .order_by("-seq")
         .only("seq", "seat", "action", "events", "source")
     )
-    entries: list[dict[str, Any]] = []
-    for row in rows.iterator(chunk_size=LOG_CHUNK):
-        entry = envelopes.log_entry(row, table.game, index)
-        if entry is not None:
-            entries.append(entry)
-        if len(entries) >= MAX_LOG_ENTRIES or movelog.starts_deal(table.game, row.events):
-            break
-    return entries
+    return envelope_parts.deal_entries(
+        rows.iterator(chunk_size=LOG_CHUNK), table.game, index, limit=MAX_LOG_ENTRIES
+    )
 
 
 def chat_history(*, table: Table | int, limit: int = CHAT_HISTORY) -> list[dict[str, Any]]:
@@ -184,7 +179,7 @@ def replay_for(*, table: Table, viewer: Player | None) -> dict[str, Any]:
                 "seat": row.seat if row else None,
                 "type": row.action.get("type") if row else "deal",
                 "source": row.source if row else None,
-                "at": envelopes.ms(row.at.timestamp()) if row else None,
+                "at": envelope_parts.ms(row.at.timestamp()) if row else None,
                 "view": eng.view(state, index),
             }
         )

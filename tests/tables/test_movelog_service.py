@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cardgames.tables import broadcast, envelopes, movelog, selectors, services
+from cardgames.tables import broadcast, envelope_parts, movelog, selectors, services
 from cardgames.tables.models import ActionLog, Table
 from tests.tables.helpers import Clock, play_out, started_table, user_player
 
@@ -80,7 +80,9 @@ def test_the_log_is_the_current_rounds_from_the_row_that_dealt_it() -> None:
             viewer = ana if seat == 0 else None
             log = selectors.deal_log(table=table, viewer=viewer, version=version)
             expected = [
-                envelopes.log_entry(r, "puteo", seat) for r in reversed(rows) if start <= r.seq <= version
+                envelope_parts.log_entry(r, "puteo", seat)
+                for r in reversed(rows)
+                if start <= r.seq <= version
             ]
             assert log == [e for e in expected if e is not None]
             assert log[-1]["seq"] == start and (log[-1].get("new_deal") is True) == (start in deals)

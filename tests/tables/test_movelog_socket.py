@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 
 from accounts.identity import Player
-from cardgames.tables import envelopes, selectors, services
+from cardgames.tables import envelope_parts, selectors, services
 from cardgames.tables.models import ActionLog
 from tests.tables.test_socket import Client_, _move_without_broadcast, _table, friends_room, signed_in
 
@@ -48,7 +48,7 @@ def _play_until_bea_drew(table_id: int, ana: Player, bea: Player) -> ActionLog:
 def _expected_log(table_id: int, seat: int | None) -> list[dict[str, Any]]:
     table = selectors.get_table(table_id)
     rows = ActionLog.objects.filter(table=table).order_by("-seq")
-    entries = [envelopes.log_entry(row, table.game, seat) for row in rows]
+    entries = [envelope_parts.log_entry(row, table.game, seat) for row in rows]
     connection.close()
     return [e for e in entries if e is not None]
 
