@@ -78,6 +78,12 @@ def get_bot(game: str, level: str, *, budget: Budget | None = None) -> Bot:
     return cls()
 
 
+def searches(game: str, level: str) -> bool:
+    """Does the ``level`` bot of ``game`` search (class attribute ``searches``)? Such a bot spends its
+    whole budget on every decision, so the table service asks it outside the table's lock."""
+    return bool(getattr(_bot_class(game, level), "searches", False))
+
+
 def _as_json(memory: Memory) -> Memory:
     """A fresh copy of ``memory`` exactly as a JSON column gives it back (strict JSON: no NaN)."""
     copy: Memory = json.loads(json.dumps(memory, allow_nan=False))
@@ -136,4 +142,5 @@ __all__ = [
     "decide",
     "get_bot",
     "reaction_seconds",
+    "searches",
 ]

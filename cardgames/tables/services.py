@@ -1,7 +1,8 @@
 """The only writer of live tables: rooms, seats, moves, timeouts, bots, chat and invitations.
 
 Every function runs in one transaction and locks the Table row first (lock order: Table →
-Pot → Accounts, docs/architecture.md). A move: lock, dedupe ``action_id``, check the
+Pot → Accounts, docs/architecture.md); ``wake_table`` runs two when a searching bot is asked, so
+that the bot thinks between them, holding no lock. A move: lock, dedupe ``action_id``, check the
 version, ``engine.load`` → ``engine.apply``, append to the ActionLog, save the snapshot,
 bump the version, store the timers' starts and the next wake-up (``cardgames.tables.flow``),
 then, on commit, tell the table's group the new version (``broadcast``) and settle a
@@ -457,6 +458,14 @@ def wake_table(*, table_id: int, now: datetime | None = None, skip_locked: bool 
     countdown task, the in-process runner): a timer that is no longer live at this version
     does nothing, and bots are asked once per version. Returns False when another worker
     holds the table (``skip_locked``).
+
+    Bots that answer at once (easy, normal, stand-ins) are asked under the table's lock, in the
+    same transaction as the timers. A bot that searches (``bots.searches``: a hard bot that spends
+    its whole budget, ``BOT_HARD_BUDGET_SECONDS``) is not: holding the lock for its budget would
+    hold SQLite's write lock (PostgreSQL's table row) as long. Then the timers' transaction
+    commits first, the bots think on what it read with no transaction open, and a second
+    transaction locks the row again and applies their answer only if the table is still where
+    they read it (``_think_then_move``); otherwise nothing is written and the next wake asks again.
     """
     from .settlement import settle_later
 
@@ -490,9 +499,15 @@ def wake_table(*, table_id: int, now: datetime | None = None, skip_locked: bool 
             seats = None  # a timeout may have changed a seat (PF-63's count): read them again
             if table.wake_at is None:
                 break  # that timeout made the last person gone: the table waits now
-        if table.bots_at is not None and table.bots_at <= moment and not eng.is_over(state):
-            _bots_move(table, eng, state, moment, seats)
-        return True
+        if table.bots_at is None or table.bots_at > moment or eng.is_over(state):
+            return True
+        seats = statements.seats(table) if seats is None else seats
+        read = _BotsRead(table, eng, state, {s.index: s for s in seats})
+        if not read.searching():
+            _bots_move(table, eng, state, moment, read.seats, _bots_plan(read, moment))
+            return True
+    _think_then_move(read, moment, skip_locked=skip_locked)
+    return True
 
 
 def _time_out(table: Table, eng: Engine, state: Any, timer: flow.Timer, moment: datetime) -> Any:
@@ -513,19 +528,59 @@ def _time_out(table: Table, eng: Engine, state: Any, timer: flow.Timer, moment: 
     return state
 
 
-def _bots_move(table: Table, eng: Engine, state: Any, moment: datetime, read: list[Seat] | None) -> None:
-    """Ask the bot-played seats in ``to_act`` (seat order), apply the first move one of them makes.
+def _bot_level(seat: Seat) -> str:
+    return seat.bot_level if seat.is_bot else flow.STAND_IN_LEVEL
 
-    A One Card catch waits for the bot level's reaction time (PF-50) counted from the
-    window's start; every bot saying "nothing now" leaves the table to its timers. ``read``:
-    the seats as this wake-up read them (None: read them now).
+
+@dataclass(frozen=True)
+class _BotsRead:
+    """A table in play as its bots are asked: the row, its state and its seats by index."""
+
+    table: Table
+    eng: Engine
+    state: Any
+    seats: dict[int, Seat]
+
+    def wanted(self) -> list[int]:
+        """The bot-played seats in ``to_act``, in its order."""
+        played = [i for i, s in self.seats.items() if s.plays_by_bot]
+        return flow.wanted_bot_seats(self.eng.to_act(self.state), played)
+
+    def searching(self) -> bool:
+        """Would one of the bots asked spend its budget thinking?"""
+        return any(bots.searches(self.table.game, _bot_level(self.seats[i])) for i in self.wanted())
+
+    def inputs(self) -> tuple[Any, ...]:
+        """What the bots' answer depends on besides the state, which the version fixes and a seat or
+        a presence change does not: who is asked, at which level and with which memory, and the
+        timers' starts (PF-50's delays; PF-63's resume restarts them at the same version)."""
+        asked = tuple((i, _bot_level(self.seats[i]), self.seats[i].bot_memory) for i in self.wanted())
+        return (self.table.timer_starts, asked)
+
+
+@dataclass(frozen=True)
+class _BotsPlan:
+    """What the asked bots answered at one version, nothing of it written yet: each asked seat's
+    memory to store (kept even when its action is None), the move to apply (seat, action), and when
+    no bot moves now the earliest moment a waiting catch is ready (PF-50)."""
+
+    memories: tuple[tuple[int, dict[str, Any]], ...]
+    move: tuple[int, dict[str, Any]] | None
+    not_before: float | None
+
+
+def _bots_plan(read: _BotsRead, moment: datetime) -> _BotsPlan:
+    """Ask the bot-played seats in ``to_act`` (seat order) until one makes a move it may make now.
+
+    A One Card catch waits for the bot level's reaction time (PF-50) counted from the window's
+    start. Reads nothing from the database and writes nothing: it may run outside any transaction.
     """
-    seats = {s.index: s for s in (statements.seats(table) if read is None else read)}
-    wanted = flow.wanted_bot_seats(eng.to_act(state), [i for i, s in seats.items() if s.plays_by_bot])
+    table, eng, state = read.table, read.eng, read.state
+    memories: list[tuple[int, dict[str, Any]]] = []
     not_before: float | None = None
-    for index in wanted:
-        seat = seats[index]
-        level = seat.bot_level if seat.is_bot else flow.STAND_IN_LEVEL
+    for index in read.wanted():
+        seat = read.seats[index]
+        level = _bot_level(seat)
         move = bots.decide(
             table.game,
             level,
@@ -535,32 +590,71 @@ def _bots_move(table: Table, eng: Engine, state: Any, moment: datetime, read: li
             memory=seat.bot_memory,
             budget=bots.Budget(settings.BOT_HARD_BUDGET_SECONDS, time.perf_counter),
         )
-        if move.memory != seat.bot_memory:
-            seat.bot_memory = move.memory
-            seat.save(update_fields=["bot_memory"])
+        memories.append((index, move.memory))
         if move.action is None:
             continue
         ready_at = _reaction_ready_at(table, eng, state, level, move.action)
         if ready_at is not None and ready_at > _ts(moment):
             not_before = ready_at if not_before is None else min(not_before, ready_at)
             continue
-        state, events = eng.apply(state, index, move.action)
-        bot_id = f"bot:{table.version}"
-        _record(
-            table,
-            eng,
-            state,
-            moment,
-            index,
-            move.action,
-            events,
-            ActionLog.Source.BOT,
-            action_id=bot_id,
-            seats=list(seats.values()),
-        )
+        return _BotsPlan(tuple(memories), (index, move.action), None)
+    return _BotsPlan(tuple(memories), None, not_before)
+
+
+def _bots_move(
+    table: Table, eng: Engine, state: Any, moment: datetime, seats: dict[int, Seat], plan: _BotsPlan
+) -> None:
+    """Apply the bots' answer (row locked): store their memories, then the move, or else the next
+    time to ask them (every bot saying "nothing now" leaves the table to its timers)."""
+    for index, memory in plan.memories:
+        seat = seats[index]
+        if memory != seat.bot_memory:
+            seat.bot_memory = memory
+            seat.save(update_fields=["bot_memory"])
+    if plan.move is None:
+        table.bots_at = _at(plan.not_before)
+        _save_wake(table)
         return
-    table.bots_at = _at(not_before)
-    _save_wake(table)
+    index, action = plan.move
+    state, events = eng.apply(state, index, action)
+    _record(
+        table,
+        eng,
+        state,
+        moment,
+        index,
+        action,
+        events,
+        ActionLog.Source.BOT,
+        action_id=f"bot:{table.version}",
+        seats=list(seats.values()),
+    )
+
+
+def _think_then_move(read: _BotsRead, moment: datetime, *, skip_locked: bool) -> None:
+    """A searching bot's turn: think on ``read`` with no transaction open, then lock and apply.
+
+    ``read`` is the row as the wake's first transaction left it (committed). The answer is applied
+    only if, under the lock, the table is still at that version with the same bots asked, the same
+    memories and timer starts, still due and not waiting for a person (PF-63): then it is the
+    answer the bots would have given under the lock (same view, memory and ``bot_rng``). Otherwise
+    nothing is written, not even a memory; the table is still due (or was rescheduled by whoever
+    moved it), so the next wake asks again on what is there then.
+    """
+    plan = _bots_plan(read, moment)
+    with transaction.atomic():
+        table = _lock(read.table.pk, skip_locked=skip_locked)
+        if table is None or table.status != Table.Status.PLAYING or table.version != read.table.version:
+            return
+        if table.bots_at is None or table.bots_at > moment:
+            return
+        seats = statements.seats(table)
+        if core.gone(table, seats):
+            return
+        now_read = _BotsRead(table, read.eng, read.eng.load(table.state), {s.index: s for s in seats})
+        if now_read.inputs() != read.inputs():
+            return
+        _bots_move(table, now_read.eng, now_read.state, moment, now_read.seats, plan)
 
 
 def _reaction_ready_at(
