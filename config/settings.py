@@ -350,6 +350,13 @@ CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; "
     "connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
+# Offline practice (PF-62) runs Python compiled to WebAssembly (Pyodide) in a worker: its page and
+# its worker may compile WebAssembly ('wasm-unsafe-eval'; JavaScript's eval stays forbidden).
+CONTENT_SECURITY_POLICY_WASM = CONTENT_SECURITY_POLICY.replace(
+    "script-src 'self';", "script-src 'self' 'wasm-unsafe-eval';"
+)
+#: the addresses that get that policy: the practice pages and the practice scripts
+CONTENT_SECURITY_POLICY_WASM_PATHS = ("/practicar/", f"/{STATIC_URL}frontend/practice/")
 PERMISSIONS_POLICY = (
     "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
     "payment=(), usb=(), interest-cohort=()"

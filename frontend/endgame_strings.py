@@ -26,6 +26,10 @@ ENDGAME_STRINGS: dict[str, Promise] = {
     "eg_league": _("Puntos de liga"),
     "eg_entry": _("Entrada pagada"),
     "eg_practice": _("Partida de práctica contra bots: no da monedas, experiencia ni puntos de liga."),
+    "eg_practice_offline": _(
+        "Práctica en tu navegador: no da monedas, experiencia, puntos de liga ni puntuación, "
+        "y no se envía nada al servidor."
+    ),
     "eg_friends": _("Las partidas con amigos dan monedas y experiencia al ganador, pero no puntos de liga."),
     "eg_guest": _("Como invitado no ganas monedas ni experiencia: crea una cuenta para ganarlas."),
     "eg_settling": _("Calculando monedas y puntos…"),

@@ -17,6 +17,10 @@ STRINGS: dict[str, Promise] = {
     # connection and roles
     "connecting": _("Conectando con la mesa…"),
     "reconnecting": _("Se perdió la conexión. Reconectando…"),
+    # offline practice (PF-62): the browser's Python loading
+    "practice_loading_runtime": _("Cargando los juegos en tu navegador…"),
+    "practice_loading_rules": _("Preparando las reglas y los bots…"),
+    "practice_loading_table": _("Repartiendo…"),
     "refused": _("No puedes entrar en esta mesa."),
     "spectating": _("Estás mirando"),
     "your_turn": _("Te toca"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import profile, replay, views
+from . import practice, profile, replay, views
 
 app_name = "frontend"
 urlpatterns = [
@@ -8,6 +8,8 @@ urlpatterns = [
     path("sw.js", views.service_worker, name="service_worker"),
     path("manifest.webmanifest", views.manifest, name="manifest"),
     path("sin-conexion/", views.offline, name="offline"),
+    path("practicar/", practice.practice_home, name="practice"),
+    path("practicar/<slug:game>/", practice.practice_table, name="practice_table"),
     path("reglas/<slug:slug>/", views.rules, name="rules"),
     path("mesa/", views.join_by_code, name="join_by_code"),
     path("mesa/<str:code>/", views.table_page, name="table"),

@@ -20,7 +20,7 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 # Folders whose tests never touch a database, a cache or a channel layer: the pure engines, bots
 # and benchmark loops (tests/tables/test_purity.py keeps them free of Django). Their results do not
 # depend on the services, so CI's real-service tier leaves them to the first tier.
-PURE_FOLDERS = ("engines", "bots", "bench", "rulezz")
+PURE_FOLDERS = ("engines", "bots", "bench", "rulezz", "practice")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

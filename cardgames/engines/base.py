@@ -81,7 +81,7 @@ class Engine:
     card_codes: ClassVar[frozenset[str]] = frozenset()
 
     # -- the contract -----------------------------------------------------
-    def new_game(self, num_players: int, seed: int = 0, options: JSON | None = None) -> Any:
+    def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> Any:
         raise NotImplementedError
 
     def to_act(self, state: Any) -> list[int]:

@@ -14,19 +14,21 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: the pure modules this test watches (movelog.py, legal_wire.py: the offline worker runs them too, PF-62)
+#: the pure modules this test watches (the practice table and the table modules it uses run in the
+#: browser's Pyodide too, PF-62: frontend/offline.py zips them)
 PURE_FILES = sorted(
     [
         *(ROOT / "cardgames" / "bots").rglob("*.py"),
+        *(ROOT / "cardgames" / "practice").rglob("*.py"),
         *(
             ROOT / "cardgames" / "tables" / n
-            for n in ("flow.py", "protocol.py", "movelog.py", "legal_wire.py")
+            for n in ("flow.py", "protocol.py", "movelog.py", "legal_wire.py", "envelope_parts.py")
         ),
         ROOT / "cardgames" / "catalogue.py",
     ]
 )
 #: modules of ours a pure module may import (each of them checked in turn): the pure wings
-PURE_PACKAGES = ("cardgames.bots", "cardgames.engines")
+PURE_PACKAGES = ("cardgames.bots", "cardgames.engines", "cardgames.practice")
 PURE_MODULES = {
     "cardgames",
     "cardgames.tables",
@@ -34,6 +36,7 @@ PURE_MODULES = {
     "cardgames.tables.protocol",
     "cardgames.tables.movelog",
     "cardgames.tables.legal_wire",
+    "cardgames.tables.envelope_parts",
     "cardgames.catalogue",
 }
 #: standard-library modules that are the clock (design.md: time enters as an argument)

@@ -53,7 +53,7 @@ class GuandanEngine(Engine):
     card_codes: ClassVar[frozenset[str]] = frozenset(CODES)
 
     # -- the contract -----------------------------------------------------------------------
-    def new_game(self, num_players: int, seed: int = 0, options: JSON | None = None) -> State:
+    def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> State:
         if num_players != 4:
             raise ValueError("Guandan is played by exactly 4 players (GD-1).")
         opts = dict(options or {})

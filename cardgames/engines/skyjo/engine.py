@@ -59,7 +59,7 @@ class SkyjoEngine(Engine):
     card_codes: ClassVar[frozenset[str]] = CARD_CODES
 
     # -- the contract -----------------------------------------------------------------------------
-    def new_game(self, num_players: int, seed: int = 0, options: JSON | None = None) -> SkyjoState:
+    def new_game(self, num_players: int, seed: int | str = 0, options: JSON | None = None) -> SkyjoState:
         """Deal round 1.
 
         Options: ``turn_seconds`` (default 30, None: no per-player timers),

@@ -9,7 +9,8 @@
 //   there), "Revancha" (friends: the host offers a room with the same people and bots; the others
 //   see the offer here and accept it; the host starts it), "Buscar otra" (online: queue again for
 //   the same game, players and stake; this tab goes to the table when it starts, tabs.js).
-//   POST /api/tables/<id>/rematch (docs/protocol.md).
+//   POST /api/tables/<id>/rematch (docs/protocol.md). Offline practice: "Otra partida" deals again in
+//   the browser (config.onAgain), and "Salir de la mesa" just goes (the game stays saved).
 // - "Salir de la mesa" (data-action="leave"), always on the page: it first says what will happen
 //   (stand up, close the room, the PF-63 stand-in, or PF-63's rule at an online or buy-in table),
 //   then POST /api/tables/<id>/leave (the host's "Cerrar sala": /close). A room its host closed
@@ -53,7 +54,8 @@ export function createEndgame({ config, t, el, seatName }) {
 
   // What leaving does here, said before the player confirms (null: nothing to confirm, just go).
   function leaveExplanation() {
-    if (!seated() || env.status === "finished") return null;
+    // offline practice: the game stays saved in this browser, so leaving asks nothing
+    if (!seated() || env.status === "finished" || env.mode === "practice") return null;
     if (env.status === "waiting") {
       if (hostOfRoom()) return t("eg_explain_close");
       return ROOM_MODES.includes(env.mode) ? t("eg_explain_stand_up") : t("eg_explain_online_waiting");
@@ -113,6 +115,7 @@ export function createEndgame({ config, t, el, seatName }) {
 
   // -- the chat: no box for a spectator ------------------------------------------------------------
   function renderChat() {
+    if (!$("chat-form")) return; // offline practice has no chat
     const watching = env.you.role === "spectator";
     $("chat-form").hidden = watching;
     $("chat-note").hidden = !watching;
@@ -176,6 +179,7 @@ export function createEndgame({ config, t, el, seatName }) {
   }
 
   function resultNote() {
+    if (env.mode === "practice") return t("eg_practice_offline");
     if (env.mode === "bots") return t("eg_practice");
     if (!env.earnings) return t("eg_settling");
     const me = env.seats.find((s) => s.seat === env.you.seat);
@@ -184,7 +188,7 @@ export function createEndgame({ config, t, el, seatName }) {
   }
 
   function rematchLabel() {
-    return t(env.mode === "bots" ? "eg_again_bots" : env.mode === "friends" ? "eg_again_friends" : "eg_again_online");
+    return t(env.mode === "bots" || env.mode === "practice" ? "eg_again_bots" : env.mode === "friends" ? "eg_again_friends" : "eg_again_online");
   }
 
   function renderRematch() {
@@ -223,6 +227,10 @@ export function createEndgame({ config, t, el, seatName }) {
 
   async function askRematch() {
     if (busy) return;
+    if (env.mode === "practice") {
+      config.onAgain(); // a new deal in this browser's worker, same set-up
+      return;
+    }
     busy = true;
     $("result-status").textContent = "";
     renderRematch();
@@ -278,6 +286,7 @@ export function createEndgame({ config, t, el, seatName }) {
     $("result-note").hidden = !$("result-note").textContent;
     renderRematch();
     renderToggle();
+    if (!$("result-seed")) return; // offline practice publishes no commitment
     $("result-seed").textContent = env.seed ?? "";
     $("result-hash").textContent = env.seed_hash ?? "";
   }

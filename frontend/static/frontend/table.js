@@ -40,6 +40,10 @@
 // The page's address with ?ui=plain shows that generic drawing on purpose.
 //
 // User text (names, chat) only ever goes through textContent.
+//
+// Offline practice (PF-62, config.practice): the same page and game modules, fed by the practice
+// worker (practice/transport.js) instead of the socket: the same frames both ways, no heartbeat, no
+// chat, no waiting room.
 import { createEndgame } from "./endgame.js";
 import { api } from "./api.js";
 import { cardBack, cardFace, cardName, setCardWords } from "./cards.js";
@@ -49,6 +53,9 @@ import { bannerText, entryText, mergeLog } from "./movelog.js";
 import { turnPrompt, turnSeat } from "./turn.js";
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
+const PRACTICE = Boolean(config.practice);
+let practice = null; // the practice worker's transport, once open
+config.onAgain = () => practice?.again(); // endgame.js's "Otra partida" in practice
 const S = config.strings;
 const $ = (id) => document.getElementById(id);
 
@@ -136,6 +143,7 @@ function socketUrl() {
 }
 
 function connect() {
+  if (PRACTICE) return openPractice();
   socket = new WebSocket(socketUrl());
   socket.addEventListener("open", () => {
     retries = 0;
@@ -166,12 +174,36 @@ function connect() {
 // The browser knows when the network goes: say so at once (a dead socket may not close for
 // minutes), and when it comes back open a fresh socket instead of waiting on the old one.
 window.addEventListener("offline", () => {
-  if (!closedForGood) showBanner(t("reconnecting"));
+  if (!closedForGood && !PRACTICE) showBanner(t("reconnecting"));
 });
 window.addEventListener("online", () => {
-  if (closedForGood || !socket || socket.readyState > WebSocket.OPEN) return; // closed: its backoff reconnects
+  if (PRACTICE || closedForGood || !socket || socket.readyState > WebSocket.OPEN) return; // closed: its backoff reconnects
   replaceSocket();
 });
+
+// Offline practice: the worker plays the table; its runtime's loading is shown until it is ready.
+async function openPractice() {
+  const { openPractice: open } = await import("./practice/transport.js");
+  // the practice table is the player's own, in this browser: its envelope may be read (tests, bench)
+  window.tapetePractice = { envelope: () => env };
+  const loading = $("practice-loading");
+  practice = open({
+    config,
+    onFrame,
+    onLoading: ({ step, percent }) => {
+      $("practice-loading-bar").value = percent;
+      if (step === "ready") {
+        loading.hidden = true;
+        showBanner("");
+      } else $("practice-loading-text").textContent = t(`practice_loading_${step}`);
+    },
+    onFatal: (message) => {
+      loading.hidden = true;
+      showBanner("");
+      showNotice(t("error", { message }));
+    },
+  });
+}
 
 function beat() {
   if (unanswered >= SILENT_BEATS) {
@@ -192,6 +224,7 @@ function replaceSocket() {
 }
 
 function send(frame) {
+  if (practice) return practice.send(frame);
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify(frame));
     return true;
@@ -311,7 +344,7 @@ function paint() {
   root.dataset.phase = envelope.view?.phase ?? "";
   if (endgame.render(envelope)) return; // a room its host closed
   const waiting = envelope.status === "waiting";
-  $("waiting").hidden = !waiting;
+  if ($("waiting")) $("waiting").hidden = !waiting;
   $("board").hidden = waiting;
   $("move-log").hidden = waiting;
   if (waiting) return renderWaiting();
@@ -673,60 +706,63 @@ function addChat(message) {
   log.scrollTop = log.scrollHeight;
 }
 
-$("chat-form").addEventListener("submit", (event) => {
+$("chat-form")?.addEventListener("submit", (event) => {
   event.preventDefault();
   const input = $("chat-text");
   const text = input.value.trim();
   if (text && send({ type: "chat", text })) input.value = "";
 });
 
-// -- the waiting room's controls ----------------------------------------------------------------
+// -- the waiting room's controls (a live room's only) ------------------------------------------------
 const shareButton = $("share-button");
-if (!navigator.share) shareButton.textContent = shareButton.dataset.copy;
-shareButton.addEventListener("click", async () => {
-  const title = document.title;
-  if (navigator.share) {
-    try {
-      await navigator.share({ title, text: t("share_text", { game: title }), url: config.link });
-      return;
-    } catch {
-      // dismissed, or not allowed here: copy instead
+if (shareButton) wireWaitingRoom();
+function wireWaitingRoom() {
+  if (!navigator.share) shareButton.textContent = shareButton.dataset.copy;
+  shareButton.addEventListener("click", async () => {
+    const title = document.title;
+    if (navigator.share) {
+      try {
+        await navigator.share({ title, text: t("share_text", { game: title }), url: config.link });
+        return;
+      } catch {
+        // dismissed, or not allowed here: copy instead
+      }
     }
-  }
-  try {
-    await navigator.clipboard.writeText(config.link);
-  } catch {
-    $("room-link").select();
-    document.execCommand("copy");
-  }
-  showNotice(t("copied"));
-});
-
-$("start-button").addEventListener("click", () => hostCall("POST", `${config.api}/start`, {}));
-// Usernames to invite as the host types (two letters or more), from /api/users.
-let suggestTimer = null;
-$("invite-name").addEventListener("input", () => {
-  clearTimeout(suggestTimer);
-  const typed = $("invite-name").value.trim();
-  if (typed.length < 2) return;
-  suggestTimer = setTimeout(async () => {
     try {
-      const { results } = await api("GET", `/api/users?q=${encodeURIComponent(typed)}`);
-      $("invite-suggestions").replaceChildren(...results.map((name) => el("option", { value: name })));
+      await navigator.clipboard.writeText(config.link);
     } catch {
-      // suggestions are a help, not a need: typing the whole name still invites
+      $("room-link").select();
+      document.execCommand("copy");
     }
-  }, 200);
-});
-$("invite-form").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const name = $("invite-name").value.trim();
-  if (!name) return;
-  if (await hostCall("POST", `${config.api}/invitations`, { username: name })) {
-    $("invite-name").value = "";
-    showNotice(t("invited", { name }));
-  }
-});
+    showNotice(t("copied"));
+  });
 
-showBanner(t("connecting"));
+  $("start-button").addEventListener("click", () => hostCall("POST", `${config.api}/start`, {}));
+  // Usernames to invite as the host types (two letters or more), from /api/users.
+  let suggestTimer = null;
+  $("invite-name").addEventListener("input", () => {
+    clearTimeout(suggestTimer);
+    const typed = $("invite-name").value.trim();
+    if (typed.length < 2) return;
+    suggestTimer = setTimeout(async () => {
+      try {
+        const { results } = await api("GET", `/api/users?q=${encodeURIComponent(typed)}`);
+        $("invite-suggestions").replaceChildren(...results.map((name) => el("option", { value: name })));
+      } catch {
+        // suggestions are a help, not a need: typing the whole name still invites
+      }
+    }, 200);
+  });
+  $("invite-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = $("invite-name").value.trim();
+    if (!name) return;
+    if (await hostCall("POST", `${config.api}/invitations`, { username: name })) {
+      $("invite-name").value = "";
+      showNotice(t("invited", { name }));
+    }
+  });
+}
+
+showBanner(t(PRACTICE ? "practice_loading_runtime" : "connecting"));
 connect();
