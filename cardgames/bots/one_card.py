@@ -215,7 +215,7 @@ class HardBot(_HeuristicBot):
     def _play(self, view: View, turn: list[Action], rng: random.Random) -> Action:
         scores = [self._score(view, a) for a in turn]
         if self.w_look and len(turn) > 1 and not view["attack"] and max(scores) < 1000.0:
-            look = _lookahead(view, turn, random.Random(rng.random()), self)
+            look = _lookahead(view, turn, random.Random(rng.getrandbits(64)), self)
             scores = [s + self.w_look * v for s, v in zip(scores, look, strict=True)]
         return turn[max(range(len(turn)), key=scores.__getitem__)]
 
@@ -273,7 +273,7 @@ def _lookahead(view: View, plays: list[Action], rng: random.Random, bot: HardBot
             taken = set(take)
             rest = [c for c in rest if c not in taken]
             hands[p] = take
-        seed = rng.random()
+        seed = rng.getrandbits(64)  # an int: a float seed goes through hash(), 32 bits wide in Pyodide
         for i, action in enumerate(plays):
             totals[i] += _lap(view, action, hands, rest, random.Random(seed), bot)
     return [t / bot.look_samples for t in totals]
