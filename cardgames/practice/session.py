@@ -53,7 +53,7 @@ class PracticeSession:
         if not isinstance(request, dict):
             frames = [protocol.error_frame(None, "bad_options", "Opciones no válidas.")]
             return {**self._answer(frames, changed=False), "ok": False}
-        allowed = {"game", "seed", "players", "level", "options", "name", "think", "start_levels"}
+        allowed = {"game", "seed", "players", "level", "options", "name", "think", "start_levels", "autoplay"}
         try:
             args = {k: v for k, v in request.items() if k in allowed}
             if not isinstance(args.get("seed"), str) or not args["seed"]:

@@ -103,6 +103,9 @@ class PracticeTable:
     think: float = THINK_SECONDS
     #: what the person chose (players, level, options): "Otra partida" deals the same again
     setup: dict[str, Any] = field(default_factory=dict)
+    #: the person's seat played by a bot of the table's level too (bench/offline.py measures every
+    #: bot move of a whole game in the browser); the page shows that game as the person's
+    autoplay: bool = False
 
     # -- set-up and storage -------------------------------------------------------------------------
     @classmethod
@@ -118,6 +121,7 @@ class PracticeTable:
         name: str = "Tú",
         think: Any = THINK_SECONDS,
         start_levels: Any = None,
+        autoplay: Any = False,
     ) -> PracticeTable:
         """A new practice table, dealt at once: the person at seat 0, ``level`` bots elsewhere.
 
@@ -131,6 +135,8 @@ class PracticeTable:
             raise PracticeError("bad_level")
         if isinstance(think, bool) or not isinstance(think, int | float) or not 0 <= think <= 5:
             raise PracticeError("bad_think")
+        if not isinstance(autoplay, bool):
+            raise PracticeError("bad_options")
         # the person's choices, kept for "Otra partida": a match set up late starts afresh (as live)
         setup = {"players": count, "level": level, "options": dict(cleaned), "name": name, "think": think}
         if start_levels is not None:
@@ -150,6 +156,7 @@ class PracticeTable:
             seats=seats,
             state=eng.dump(state),
             think=float(think),
+            autoplay=autoplay,
             setup=setup,
         )
         table._settle_clock(eng, state, now)
@@ -277,13 +284,14 @@ class PracticeTable:
     def _bots_move(self, eng: Engine, state: Any, now: float, budget: bots.Budget | None) -> bool:
         """Ask the bot seats in ``to_act`` (seat order) and apply the first move one makes; a catch
         waits for its level's reaction time (PF-50); all passing leaves it to the timers."""
-        bot_seats = [i for i, s in enumerate(self.seats) if s.kind == "bot"]
+        bot_seats = self._bot_seats()
         not_before: float | None = None
         for index in flow.wanted_bot_seats(eng.to_act(state), bot_seats):
             seat = self.seats[index]
+            level = seat.level or self.setup.get("level") or "normal"
             move = bots.decide(
                 self.game,
-                seat.level or "normal",
+                level,
                 eng.view(state, index),
                 eng.legal_actions(state, index),
                 rng=bots.bot_rng(self.key, index, self.version),
@@ -293,7 +301,7 @@ class PracticeTable:
             seat.memory = move.memory
             if move.action is None:
                 continue
-            ready_at = self._reaction_ready_at(eng, state, seat.level or "normal", move.action)
+            ready_at = self._reaction_ready_at(eng, state, level, move.action)
             if ready_at is not None and ready_at > now:
                 not_before = ready_at if not_before is None else min(not_before, ready_at)
                 continue
@@ -337,9 +345,12 @@ class PracticeTable:
             self.timer_starts, self.bots_at = {}, None
             return
         self.timer_starts = flow.sync_starts(eng.timers(state), self.timer_starts, now)
-        bot_seats = [i for i, s in enumerate(self.seats) if s.kind == "bot"]
+        bot_seats = self._bot_seats()
         wanted = flow.wanted_bot_seats(eng.to_act(state), bot_seats)
         self.bots_at = flow.bot_wake(now, delay=self.think) if wanted else None
+
+    def _bot_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind == "bot" or (self.autoplay and i == YOU)]
 
     def _shown_row(self) -> LogRow | None:
         """The newest row that is a move (a reorder or a return pick is nobody's last move)."""

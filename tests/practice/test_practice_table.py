@@ -270,3 +270,19 @@ def test_another_game_deals_again_with_the_same_set_up_and_a_late_match_starts_a
     again = session.start({**kept["setup"], "game": "guandan", "seed": "two"}, NOW + 1)
     assert again["ok"] and again["frames"][-1]["table"]["view"]["levels"] == ["2", "2"]
     assert session.table is not None and session.table.seats[1].level == "hard" and session.table.think == 0.2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_autoplay_plays_the_persons_seat_too_so_a_whole_game_is_bots_moves(game: str) -> None:
+    """bench/offline.py's games: every seat a bot of the chosen level, the table's wakes alone end it."""
+    table = PracticeTable.start(game=game, seed="auto", now=NOW, level="hard", think=0, autoplay=True)
+    now = NOW
+    for _ in range(20_000):
+        if table.status == "finished":
+            break
+        wake = table.next_wake()
+        assert wake is not None, "an autoplay table never waits for the person"
+        now = max(now, wake)
+        table.wake(now)
+    assert table.status == "finished"
+    assert any(row.seat == YOU and row.source == "bot" for row in table.log)

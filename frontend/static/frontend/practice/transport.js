@@ -5,7 +5,8 @@
 //
 // Set-up parameters: players, level (easy|normal|hard), option-<name> (the catalogue's choices,
 // e.g. option-lives=3), think (seconds a bot waits before moving, 0–5; default the live tables'
-// 1 s) and start_levels (Guandan: two levels "A,A", a match set up late as on the live server).
+// 1 s), start_levels (Guandan: two levels "A,A", a match set up late as on the live server) and
+// autoplay (the person's seat played by a bot too: bench/offline.py's whole games).
 export function readSetup(search) {
   const params = new URLSearchParams(search);
   if (!params.get("nueva")) return null;
@@ -14,6 +15,7 @@ export function readSetup(search) {
   if (params.get("level")) setup.level = params.get("level");
   if (params.get("think") !== null) setup.think = Number(params.get("think"));
   if (params.get("start_levels")) setup.start_levels = params.get("start_levels").split(",");
+  if (params.get("autoplay")) setup.autoplay = true;
   for (const [key, value] of params.entries()) {
     if (!key.startsWith("option-")) continue;
     const number = Number(value);
@@ -24,12 +26,19 @@ export function readSetup(search) {
 
 export function openPractice({ config, onFrame, onLoading, onFatal }) {
   const worker = new Worker(config.worker, { type: "module" });
-  const stats = (window.__practiceStats = { wakes: [], ready: null });
+  // ms from the page's navigation (bench/offline.py): the worker made, its first table shown
+  const stats = (window.__practiceStats = { wakes: [], ready: null, opened: performance.now(), firstSnapshot: null });
   worker.addEventListener("message", (event) => {
     const message = event.data;
-    if (message.op === "frames") for (const frame of message.frames) onFrame(frame);
+    if (message.op === "frames") {
+      if (stats.firstSnapshot === null && message.frames.some((f) => f.type === "snapshot")) stats.firstSnapshot = performance.now();
+      for (const frame of message.frames) onFrame(frame);
+    }
     else if (message.op === "loading") {
-      if (message.step === "ready") stats.ready = performance.now();
+      if (message.step === "ready") {
+        stats.ready = performance.now();
+        stats.marks = message.marks;
+      }
       onLoading(message);
     } else if (message.op === "stats") stats.wakes.push(message.ms);
     else if (message.op === "fatal") onFatal(message.message);

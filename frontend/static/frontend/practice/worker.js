@@ -27,10 +27,16 @@ function newSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+// How long each step of the start took, in ms from the worker's own start (bench/offline.py).
+const marks = {};
+const mark = (name) => (marks[name] = Math.round(performance.now()));
+
 async function boot(message) {
   post({ op: "loading", step: "runtime", percent: 10 });
   const { loadPyodide } = await import(`${message.pyodide}pyodide.mjs`);
+  mark("module");
   py = await loadPyodide({ indexURL: message.pyodide });
+  mark("runtime");
   post({ op: "loading", step: "rules", percent: 70 });
   const bundle = await fetch(message.bundle);
   if (!bundle.ok) throw new Error(`${message.bundle}: ${bundle.status}`);
@@ -46,6 +52,7 @@ importlib.import_module("cardgames.bots.${message.game}")
 session = PracticeSession(clock=time.perf_counter)
 `);
   session = py.globals.get("session");
+  mark("rules");
   post({ op: "loading", step: "table", percent: 90 });
 }
 
@@ -88,7 +95,8 @@ async function open(message) {
   } else {
     await start(message.setup || {});
   }
-  post({ op: "loading", step: "ready", percent: 100 });
+  mark("table");
+  post({ op: "loading", step: "ready", percent: 100, marks });
 }
 
 function enqueue(job) {
