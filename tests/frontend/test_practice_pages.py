@@ -76,3 +76,9 @@ def test_the_service_worker_keeps_practice_in_a_cache_of_its_own(client: Client)
     body = client.get("/sw.js").content.decode()
     assert 'const PRACTICE = "/practicar/";' in body
     assert 'const PRACTICE_CACHE = "tapete-practice-' in body
+
+
+def test_each_game_on_the_home_page_offers_its_practice_table(client: Client) -> None:
+    body = client.get("/").content.decode()
+    for game in GAMES:
+        assert f'href="/practicar/{game}/" data-testid="practice-{game}"' in body
