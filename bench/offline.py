@@ -90,7 +90,7 @@ def cold_start(context: Any, url: str, game: str) -> tuple[float, dict[str, int]
     and the worker's own marks (ms from its start: Pyodide's module, the runtime, the rules, the table)."""
     page = context.new_page()
     started = time.perf_counter()
-    page.goto(f"{url}/practicar/{game}/?nueva=1&level=normal&players={PLAYERS[game]}")
+    page.goto(f"{url}/practicar/{game}/?nueva=1&bot_level=normal&players={PLAYERS[game]}")
     page.locator(READY).first.wait_for(timeout=60_000)
     seconds = time.perf_counter() - started
     marks = page.evaluate("window.__practiceStats.marks")
@@ -108,7 +108,9 @@ def bot_moves(context: Any, url: str, game: str, level: str, seconds: float) -> 
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         page = context.new_page()
-        page.goto(f"{url}/practicar/{game}/?nueva=1&level={level}&players={PLAYERS[game]}&think=0&autoplay=1")
+        page.goto(
+            f"{url}/practicar/{game}/?nueva=1&bot_level={level}&players={PLAYERS[game]}&think=0&autoplay=1"
+        )
         page.get_by_test_id("practice-loading").wait_for(state="hidden", timeout=60_000)
         left = max(1.0, deadline - time.monotonic())
         with contextlib.suppress(Exception):  # the time is up mid-game: its moves count

@@ -301,7 +301,8 @@ class PracticeTable:
             seat.memory = move.memory
             if move.action is None:
                 continue
-            ready_at = self._reaction_ready_at(eng, state, level, move.action)
+            seconds = bots.reaction_seconds(self.game, level, move.action)
+            ready_at = flow.reaction_ready_at(move.action, seconds, eng.timers(state), self.timer_starts)
             if ready_at is not None and ready_at > now:
                 not_before = ready_at if not_before is None else min(not_before, ready_at)
                 continue
@@ -310,16 +311,6 @@ class PracticeTable:
             return True
         self.bots_at = not_before
         return False
-
-    def _reaction_ready_at(self, eng: Engine, state: Any, level: str, action: dict[str, Any]) -> float | None:
-        seconds = bots.reaction_seconds(self.game, level, action)
-        if not seconds:
-            return None
-        target = action.get("target")
-        window = next((t for t in eng.timers(state) if t["name"] == "catch" and t["seat"] == target), None)
-        if window is None or window["id"] not in self.timer_starts:
-            return None
-        return flow.catch_ready_at(self.timer_starts[window["id"]], seconds)
 
     def _record(
         self,

@@ -121,3 +121,17 @@ def bot_wake(changed_at: float, *, delay: float = THINK_SECONDS) -> float:
 def catch_ready_at(window_start: float, reaction_seconds: float) -> float:
     """PF-50: the earliest time a bot may send a catch for a window opened at ``window_start``."""
     return window_start + reaction_seconds
+
+
+def reaction_ready_at(
+    action: Mapping[str, Any], reaction_seconds: float, timers: Iterable[Timer], starts: Mapping[str, float]
+) -> float | None:
+    """PF-50: when a bot's ``action`` may be sent: a catch ``reaction_seconds`` after the catch window
+    of its target opened; None when nothing waits (no reaction time, or no such window live)."""
+    if not reaction_seconds:
+        return None
+    target = action.get("target")
+    window = next((t for t in timers if t["name"] == "catch" and t["seat"] == target), None)
+    if window is None or window["id"] not in starts:
+        return None
+    return catch_ready_at(starts[window["id"]], reaction_seconds)

@@ -593,7 +593,8 @@ def _bots_plan(read: _BotsRead, moment: datetime) -> _BotsPlan:
         memories.append((index, move.memory))
         if move.action is None:
             continue
-        ready_at = _reaction_ready_at(table, eng, state, level, move.action)
+        seconds = bots.reaction_seconds(table.game, level, move.action)
+        ready_at = flow.reaction_ready_at(move.action, seconds, eng.timers(state), table.timer_starts)
         if ready_at is not None and ready_at > _ts(moment):
             not_before = ready_at if not_before is None else min(not_before, ready_at)
             continue
@@ -655,19 +656,6 @@ def _think_then_move(read: _BotsRead, moment: datetime, *, skip_locked: bool) ->
         if now_read.inputs() != read.inputs():
             return
         _bots_move(table, now_read.eng, now_read.state, moment, now_read.seats, plan)
-
-
-def _reaction_ready_at(
-    table: Table, eng: Engine, state: Any, level: str, action: dict[str, Any]
-) -> float | None:
-    seconds = bots.reaction_seconds(table.game, level, action)
-    if not seconds:
-        return None
-    target = action.get("target")
-    window = next((t for t in eng.timers(state) if t["name"] == "catch" and t["seat"] == target), None)
-    if window is None or window["id"] not in table.timer_starts:
-        return None
-    return flow.catch_ready_at(table.timer_starts[window["id"]], seconds)
 
 
 def _record(

@@ -48,7 +48,7 @@ def go_offline_ready(page: Any, server: str) -> None:
 
 
 def open_table(page: Any, server: str, game: str) -> None:
-    page.goto(f"{server}/practicar/{game}/?nueva=1&level=easy&think=0.05&{SETUPS[game]}")
+    page.goto(f"{server}/practicar/{game}/?nueva=1&bot_level=easy&think=0.05&{SETUPS[game]}")
     page.get_by_test_id("practice-loading").wait_for(state="hidden", timeout=60_000)
     page.locator("#table-app[data-status=playing]").wait_for()
 
@@ -176,7 +176,7 @@ def test_the_practice_pages_pass_axe_and_the_download_shows_its_progress(browser
     assert "sin conexión" in status.inner_text()
     assert page.locator("#offline-download-bar").evaluate("bar => bar.value") == 100
     assert axe_violations(page) == []
-    page.goto(server + "/practicar/skyjo/?nueva=1&players=3&level=hard&think=0.05")
+    page.goto(server + "/practicar/skyjo/?nueva=1&players=3&bot_level=hard&think=0.05")
     page.get_by_test_id("practice-loading").wait_for(state="hidden", timeout=60_000)
     page.locator("#hand[role=grid]").wait_for()
     assert axe_violations(page) == []

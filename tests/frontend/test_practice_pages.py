@@ -19,7 +19,7 @@ def test_the_practice_list_offers_the_five_games_with_their_set_up(client: Clien
     body = client.get("/practicar/").content.decode()
     for game in GAMES:
         assert f'action="/practicar/{game}/"' in body
-    assert 'name="option-lives"' in body and 'name="level"' in body and 'name="players"' in body
+    assert 'name="option-lives"' in body and 'name="bot_level"' in body and 'name="players"' in body
     assert "no da monedas, XP, puntos de liga ni puntuación" in body  # PF-13, said on the page
     manifest = json.loads(
         body.split('<script id="offline-manifest" type="application/json">')[1].split("</script>")[0]

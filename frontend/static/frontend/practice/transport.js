@@ -3,8 +3,8 @@
 // reads the set-up from the address (/practicar/<game>/?nueva=1&players=…), shows the runtime's
 // loading, and offers "Otra partida". Pressing nothing here ever talks to the server.
 //
-// Set-up parameters: players, level (easy|normal|hard), option-<name> (the catalogue's choices,
-// e.g. option-lives=3), think (seconds a bot waits before moving, 0–5; default the live tables'
+// Set-up parameters (the practice list's form): players, bot_level (easy|normal|hard),
+// option-<name> (the catalogue's choices, e.g. option-lives=3), think (seconds a bot waits before moving, 0–5; default the live tables'
 // 1 s), start_levels (Guandan: two levels "A,A", a match set up late as on the live server) and
 // autoplay (the person's seat played by a bot too: bench/offline.py's whole games).
 export function readSetup(search) {
@@ -12,7 +12,7 @@ export function readSetup(search) {
   if (!params.get("nueva")) return null;
   const setup = { options: {} };
   if (params.get("players")) setup.players = Number(params.get("players"));
-  if (params.get("level")) setup.level = params.get("level");
+  if (params.get("bot_level")) setup.level = params.get("bot_level");
   if (params.get("think") !== null) setup.think = Number(params.get("think"));
   if (params.get("start_levels")) setup.start_levels = params.get("start_levels").split(",");
   if (params.get("autoplay")) setup.autoplay = true;
