@@ -21,6 +21,7 @@ STRINGS: dict[str, Promise] = {
     "practice_loading_runtime": _("Cargando los juegos en tu navegador…"),
     "practice_loading_rules": _("Preparando las reglas y los bots…"),
     "practice_loading_table": _("Repartiendo…"),
+    "practice_player": _("Jugador"),
     "refused": _("No puedes entrar en esta mesa."),
     "spectating": _("Estás mirando"),
     "your_turn": _("Te toca"),

@@ -41,6 +41,10 @@ MAX_LOG_ENTRIES: Final[int] = 500
 MAX_ROWS: Final[int] = 5000
 #: how long a bot "thinks" before it moves: the live tables' pace, so a person can follow
 THINK_SECONDS: Final[float] = flow.THINK_SECONDS
+#: the person's seat name when the page gives none (the page gives "Jugador"/"Player", translated)
+DEFAULT_NAME: Final[str] = "Jugador"
+#: a seat name's length at most (a guest's name, accounts)
+NAME_LENGTH: Final[int] = 20
 #: guard against a bug looping forever inside one wake-up (the live service has the same)
 MAX_WAKE_STEPS: Final[int] = 50
 
@@ -118,7 +122,7 @@ class PracticeTable:
         players: Any = None,
         level: Any = "normal",
         options: Any = None,
-        name: str = "Tú",
+        name: Any = None,
         think: Any = THINK_SECONDS,
         start_levels: Any = None,
         autoplay: Any = False,
@@ -137,6 +141,8 @@ class PracticeTable:
             raise PracticeError("bad_think")
         if not isinstance(autoplay, bool):
             raise PracticeError("bad_options")
+        # the page gives the name in its language; anything else gets the default, cut to a seat's size
+        name = name.strip()[:NAME_LENGTH] if isinstance(name, str) and name.strip() else DEFAULT_NAME
         # the person's choices, kept for "Otra partida": a match set up late starts afresh (as live)
         setup = {"players": count, "level": level, "options": dict(cleaned), "name": name, "think": think}
         if start_levels is not None:

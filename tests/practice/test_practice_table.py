@@ -286,3 +286,12 @@ def test_autoplay_plays_the_persons_seat_too_so_a_whole_game_is_bots_moves(game:
         table.wake(now)
     assert table.status == "finished"
     assert any(row.seat == YOU and row.source == "bot" for row in table.log)
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [(None, "Jugador"), ("Player", "Player"), ("  ", "Jugador"), (7, "Jugador"), ("x" * 40, "x" * 20)],
+)
+def test_the_persons_seat_takes_the_pages_name_or_the_default(given: Any, shown: str) -> None:
+    table = new_table("pika", name=given)
+    assert table.envelope(NOW)["seats"][0]["name"] == shown

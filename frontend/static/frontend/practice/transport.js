@@ -47,7 +47,8 @@ export function openPractice({ config, onFrame, onLoading, onFatal }) {
   const setup = readSetup(location.search);
   // the address keeps no set-up: a reload resumes the saved game instead of dealing a new one
   if (setup) history.replaceState(null, "", location.pathname);
-  worker.postMessage({ op: "open", game: config.game, setup, pyodide: new URL(config.pyodide, location.href).href, bundle: new URL(config.bundle, location.href).href });
+  // the person's name at the table, in the page's language ("Jugador (tú)", "Player (you)")
+  worker.postMessage({ op: "open", game: config.game, setup, name: config.strings.practice_player, pyodide: new URL(config.pyodide, location.href).href, bundle: new URL(config.bundle, location.href).href });
   return {
     send(frame) {
       worker.postMessage({ op: "frame", frame });

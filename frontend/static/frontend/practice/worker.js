@@ -15,6 +15,7 @@ let py = null;
 let session = null;
 let game = null;
 let setup = null; // the last set-up, for "Otra partida"
+let name = undefined; // the person's name, in the page's language
 let wakeTimer = null;
 let queue = Promise.resolve(); // one call into Python at a time, in arrival order
 
@@ -76,17 +77,18 @@ function wake() {
 }
 
 async function start(chosen) {
-  setup = { ...chosen, game };
+  setup = { name, ...chosen, game };
   const reply = await answer(session.start_json(JSON.stringify({ ...setup, seed: newSeed() }), nowSeconds()));
   if (!reply.ok && Object.keys(chosen).length) {
     // a refused set-up (its error frame is shown): the game's defaults instead
-    setup = { game, level: chosen.level || "normal" };
+    setup = { name, game, level: chosen.level || "normal" };
     await answer(session.start_json(JSON.stringify({ ...setup, seed: newSeed() }), nowSeconds()));
   }
 }
 
 async function open(message) {
   game = message.game;
+  name = message.name;
   await boot(message);
   const saved = message.setup ? null : await loadTable(game);
   if (saved) {
