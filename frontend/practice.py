@@ -8,6 +8,8 @@ table's page (``_board.html``, ``table.js`` and the same game modules) fed by th
 
 from __future__ import annotations
 
+import hashlib
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +21,19 @@ from django.urls import reverse
 
 from .games import GAMES_BY_SLUG
 from .table_strings import table_strings
-from .views import BOT_LEVELS, home_games, static_version
+from .views import BOT_LEVELS, home_games
 
-#: the files a practice table needs beyond its page: the runtime, the rules code, the worker
-OFFLINE_FILES: tuple[str, ...] = (
+#: Pyodide's runtime (12 MB): a cache of its own, named by its version, so a new deployment of the
+#: site does not make players download it again (only an upgrade of the pinned package does)
+RUNTIME_FILES: tuple[str, ...] = (
     "vendor/pyodide/pyodide.mjs",
     "vendor/pyodide/pyodide.asm.js",
     "vendor/pyodide/pyodide.asm.wasm",
     "vendor/pyodide/python_stdlib.zip",
     "vendor/pyodide/pyodide-lock.json",
+)
+#: the rest a practice table needs beyond the site's shell (sw.js): the rules code, the scripts
+PRACTICE_FILES: tuple[str, ...] = (
     "offline/tapete-practice.zip",
     "frontend/practice/worker.js",
     "frontend/practice/store.js",
@@ -54,6 +60,8 @@ OFFLINE_FILES: tuple[str, ...] = (
     "frontend/games/guandan_help.js",
     "frontend/games/guandan_legal.js",
 )
+#: a page's size for the download's progress (the static files' are read from disk)
+PAGE_BYTES = 24_000
 
 
 def practice_pages() -> list[str]:
@@ -63,24 +71,36 @@ def practice_pages() -> list[str]:
     ]
 
 
-#: a page's size for the download's progress (the static files' are read from disk)
-PAGE_BYTES = 24_000
+def _found(name: str) -> Path:
+    found = finders.find(name)
+    if not isinstance(found, str):
+        raise FileNotFoundError(f"{name}: run bin/setup (python -m frontend.offline)")
+    return Path(found)
 
 
-def practice_cache() -> str:
-    """The service worker's cache of offline practice: a new one with every change of our static files."""
-    return f"tapete-practice-{static_version()}"
+@lru_cache(maxsize=1)
+def offline_caches() -> dict[str, str]:
+    """The service worker's two practice caches: the runtime's (by Pyodide's version) and the
+    rest's (by the content of its files; the pages are refreshed from the network when online)."""
+    version = _found("vendor/pyodide/VERSION").read_text().strip()
+    digest = hashlib.sha256()
+    for name in PRACTICE_FILES:
+        digest.update(name.encode() + _found(name).read_bytes())
+    return {"runtime": f"tapete-pyodide-{version}", "practice": f"tapete-practice-{digest.hexdigest()[:12]}"}
 
 
 def offline_manifest() -> dict[str, Any]:
-    """What "Descargar para jugar sin conexión" stores: the cache's name, each address and its size."""
-    files = [{"url": url, "bytes": PAGE_BYTES} for url in practice_pages()]
-    for name in OFFLINE_FILES:
-        found = finders.find(name)
-        files.append(
-            {"url": static(name), "bytes": Path(found).stat().st_size if isinstance(found, str) else 0}
-        )
-    return {"cache": practice_cache(), "files": files}
+    """What "Descargar para jugar sin conexión" stores: each cache, its addresses and their sizes."""
+    names = offline_caches()
+    runtime = [{"url": static(n), "bytes": _found(n).stat().st_size} for n in RUNTIME_FILES]
+    practice = [{"url": url, "bytes": PAGE_BYTES} for url in practice_pages()]
+    practice += [{"url": static(n), "bytes": _found(n).stat().st_size} for n in PRACTICE_FILES]
+    return {
+        "caches": [
+            {"name": names["runtime"], "files": runtime},
+            {"name": names["practice"], "files": practice},
+        ]
+    }
 
 
 def practice_home(request: HttpRequest) -> HttpResponse:

@@ -252,11 +252,11 @@ def static_version() -> str:
 
 def service_worker(request: HttpRequest) -> HttpResponse:
     """/sw.js, at the root so its scope is the whole site; never cached by the HTTP cache."""
-    from .practice import practice_cache
+    from .practice import offline_caches
 
     context = {
         "version": static_version(),
-        "practice_cache": practice_cache(),
+        "offline_caches": offline_caches(),
         "shell": [static(name) for name in SHELL_FILES],
         "fresh_static": settings.DEBUG,
     }

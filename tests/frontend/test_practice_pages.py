@@ -24,11 +24,13 @@ def test_the_practice_list_offers_the_five_games_with_their_set_up(client: Clien
     manifest = json.loads(
         body.split('<script id="offline-manifest" type="application/json">')[1].split("</script>")[0]
     )
-    urls = {f["url"]: f["bytes"] for f in manifest["files"]}
+    runtime, practice = manifest["caches"]
+    assert runtime["name"] == "tapete-pyodide-0.25.1"  # kept across deployments: named by its version
+    assert practice["name"].startswith("tapete-practice-")
+    urls = {f["url"]: f["bytes"] for c in manifest["caches"] for f in c["files"]}
     assert urls["/static/vendor/pyodide/pyodide.asm.wasm"] > 1_000_000
     assert urls["/static/offline/tapete-practice.zip"] > 10_000
     assert all(f"/practicar/{game}/" in urls for game in GAMES)
-    assert manifest["cache"].startswith("tapete-practice-")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -76,6 +78,7 @@ def test_the_service_worker_keeps_practice_in_a_cache_of_its_own(client: Client)
     body = client.get("/sw.js").content.decode()
     assert 'const PRACTICE = "/practicar/";' in body
     assert 'const PRACTICE_CACHE = "tapete-practice-' in body
+    assert 'const RUNTIME_CACHE = "tapete-pyodide-0.25.1";' in body
 
 
 def test_each_game_on_the_home_page_offers_its_practice_table(client: Client) -> None:

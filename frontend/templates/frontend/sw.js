@@ -3,12 +3,15 @@
 // network: a cached move or snapshot would be a lie. Rendered by frontend.views.service_worker,
 // which fills in the static URLs and the cache name (it changes with them).
 //
-// Offline practice (PF-62) has a cache of its own, filled by the practice pages' download
-// (static/frontend/practice/download.js): the Pyodide runtime, the rules code and the practice
-// pages. Its pages come from the network when there is one (and the copy is refreshed), else from
-// that cache, so /practicar/ works with no connection at all.
+// Offline practice (PF-62) has two caches of its own, filled by the practice pages' download
+// (static/frontend/practice/download.js): Pyodide's runtime (named by its version, so a new
+// deployment keeps it) and the rules code, scripts and practice pages (named by their content).
+// Its pages come from the network when there is one (and the copy is refreshed), else from that
+// cache, so /practicar/ works with no connection at all.
 const CACHE = "tapete-{{ version }}";
-const PRACTICE_CACHE = "{{ practice_cache }}";
+const RUNTIME_CACHE = "{{ offline_caches.runtime }}";
+const PRACTICE_CACHE = "{{ offline_caches.practice }}";
+const KEPT = [CACHE, RUNTIME_CACHE, PRACTICE_CACHE];
 const PRACTICE = "{% url 'frontend:practice' %}";
 const OFFLINE = "{% url 'frontend:offline' %}";
 const FRESH_STATIC = {{ fresh_static|yesno:"true,false" }};
@@ -30,7 +33,7 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((names) => Promise.all(names.filter((name) => name !== CACHE && name !== PRACTICE_CACHE).map((name) => caches.delete(name))))
+      .then((names) => Promise.all(names.filter((name) => !KEPT.includes(name)).map((name) => caches.delete(name))))
       .then(() => self.clients.claim()),
   );
 });

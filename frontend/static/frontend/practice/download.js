@@ -1,12 +1,14 @@
 // "Descargar para jugar sin conexión" (PF-62): every file offline practice needs, into the
-// service worker's practice cache, with the progress in megabytes. The manifest (the page's
-// #offline-manifest, frontend/practice.py) names the cache and each address with its size; a file
-// already in the cache is counted and not fetched again, so a second press finishes at once.
+// service worker's practice caches, with the progress in megabytes. The manifest (the page's
+// #offline-manifest, frontend/practice.py) names each cache (Pyodide's runtime, the rest) with its
+// addresses and sizes; a file already in its cache is counted and not fetched again, so a second
+// press (or a new deployment that kept the runtime's cache) finishes at once.
 export async function download(manifest, onProgress) {
-  const cache = await caches.open(manifest.cache);
-  const total = manifest.files.reduce((sum, file) => sum + file.bytes, 0);
+  const files = manifest.caches.flatMap((c) => c.files.map((file) => ({ ...file, cache: c.name })));
+  const total = files.reduce((sum, file) => sum + file.bytes, 0);
   let done = 0;
-  for (const file of manifest.files) {
+  for (const file of files) {
+    const cache = await caches.open(file.cache);
     if (!(await cache.match(file.url, { ignoreSearch: true }))) {
       const response = await fetch(file.url, { cache: "no-cache", credentials: "same-origin" });
       if (!response.ok) throw new Error(`${file.url}: ${response.status}`);
@@ -19,9 +21,12 @@ export async function download(manifest, onProgress) {
 }
 
 export async function downloaded(manifest) {
-  if (!("caches" in self) || !(await caches.has(manifest.cache))) return false;
-  const cache = await caches.open(manifest.cache);
-  for (const file of manifest.files) if (!(await cache.match(file.url, { ignoreSearch: true }))) return false;
+  if (!("caches" in self)) return false;
+  for (const { name, files } of manifest.caches) {
+    if (!(await caches.has(name))) return false;
+    const cache = await caches.open(name);
+    for (const file of files) if (!(await cache.match(file.url, { ignoreSearch: true }))) return false;
+  }
   return true;
 }
 
