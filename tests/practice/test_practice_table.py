@@ -295,3 +295,21 @@ def test_autoplay_plays_the_persons_seat_too_so_a_whole_game_is_bots_moves(game:
 def test_the_persons_seat_takes_the_pages_name_or_the_default(given: Any, shown: str) -> None:
     table = new_table("pika", name=given)
     assert table.envelope(NOW)["seats"][0]["name"] == shown
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda t: t.pop("state"),
+        lambda t: t.update(surprise=1),
+        lambda t: t["seats"].append(3),
+        lambda t: t.update(log=[{}]),
+    ],
+)
+def test_a_saved_table_it_cannot_read_is_refused_not_half_loaded(damage: Any) -> None:
+    """The worker deals afresh when a kept table cannot be read (practice/worker.js): reading one
+    raises instead of giving a table that breaks later."""
+    kept = PracticeSession().start({"game": "pika", "seed": "kept"}, NOW)["table"]
+    damage(kept)
+    with pytest.raises((TypeError, KeyError, ValueError)):
+        PracticeSession().resume(kept, NOW)

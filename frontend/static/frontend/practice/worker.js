@@ -9,7 +9,7 @@
 //                 {op: "stats", kind: "wake", ms}   how long a wake-up (a bot's move) took here
 // The table is saved in IndexedDB after every change (store.js) and woken by this worker's own
 // timers (bots' moves, windows' deadlines), which the practice table says when to set.
-import { loadTable, saveTable } from "./store.js";
+import { dropTable, loadTable, saveTable } from "./store.js";
 
 let py = null;
 let session = null;
@@ -90,13 +90,19 @@ async function open(message) {
   game = message.game;
   name = message.name;
   await boot(message);
-  const saved = message.setup ? null : await loadTable(game);
+  const saved = message.setup ? null : await loadTable(game).catch(() => null);
+  let resumed = false;
   if (saved) {
-    setup = { ...saved.setup, game };
-    await answer(session.resume_json(JSON.stringify(saved), nowSeconds()));
-  } else {
-    await start(message.setup || {});
+    try {
+      setup = { ...saved.setup, game };
+      await answer(session.resume_json(JSON.stringify(saved), nowSeconds()));
+      resumed = true;
+    } catch {
+      // a saved game this version cannot read (damaged, or from an older release): a new deal
+      await dropTable(game).catch(() => {});
+    }
   }
+  if (!resumed) await start(message.setup || setup || {});
   mark("table");
   post({ op: "loading", step: "ready", percent: 100, marks });
 }
