@@ -129,6 +129,24 @@ def _fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _socket_threads_give_their_connections_back() -> Iterator[None]:
+    """channels' test communicator swaps ``channels.db.close_old_connections`` for a no-op while
+    it sends or receives (to spare a TestCase's connection). The swap is process-wide, so a
+    socket's database thread that finishes a call meanwhile keeps its connection; when the test's
+    event loop closes, that thread dies holding it, and a slot of the PostgreSQL pool is lost for
+    good, until one pytest worker's pool is empty and its tests wait 30 s for a connection. Our
+    socket tests are transactional and their database calls run on other threads, so the swap
+    protects nothing here: it swaps in the real function."""
+    import channels.testing.application as communicator
+    from django.db import close_old_connections
+
+    no_op = communicator.no_op
+    communicator.no_op = close_old_connections
+    yield
+    communicator.no_op = no_op
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
     """Before pytest-django creates the test database: Django keeps one PostgreSQL connection
