@@ -1,6 +1,7 @@
 """Guandan bot strength, team against team: deals and matches won, with 95% Wilson intervals.
 
     .venv/bin/python -m bench.guandan_bots [--deals 1000] [--workers 2] [--pairings hard:easy hard:normal]
+        [--budget-ms 150] [--seed0 0]
 
 A team of two bots of one level (partners, opposite seats) plays whole matches
 against a team of another level through ``cardgames.bots.driver.step``; the
@@ -10,7 +11,9 @@ matches are added until at least ``--deals`` deals were played. Matches are
 also counted whole (won at A, GD-42). Also reported: the slowest bot move and
 the 99th percentile of move times (bot thinking only, engine calls excluded), as
 wall-clock time and as process CPU time (the latter ignores time spent waiting
-for a core on a loaded machine).
+for a core on a loaded machine). ``--budget-ms``: the searching (hard) bots' thinking time per
+decision, as the server's ``BOT_HARD_BUDGET_SECONDS`` (omitted: their fixed-size search, no
+clock). ``--seed0``: the first match seed, so that two runs can share their seeds (paired).
 """
 
 from __future__ import annotations
@@ -22,19 +25,20 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.bots import wilson
-from cardgames.bots import get_bot
+from cardgames.bots import Budget, get_bot
 from cardgames.engines import get_engine
 
 MAX_STEPS = 200_000
 
 
-def play_match(job: tuple[str, str, int]) -> dict[str, Any]:
+def play_match(job: tuple[str, str, int, float | None]) -> dict[str, Any]:
     """One match; the deals' winners from the tested team's point of view, and bot move times."""
-    tested, other, seed = job
+    tested, other, seed, budget = job
     team = seed % 2
     levels = [tested if s % 2 == team else other for s in range(4)]
     eng = get_engine("guandan")
-    bots = [get_bot("guandan", lv) for lv in levels]
+    timed = None if budget is None else Budget(budget, time.perf_counter)
+    bots = [get_bot("guandan", lv, budget=timed) for lv in levels]
     rngs = [random.Random(f"{seed}:{s}") for s in range(4)]
     state = eng.new_game(4, seed=seed, options={"turn_seconds": None})
     deals: list[bool] = []
@@ -68,22 +72,30 @@ def play_match(job: tuple[str, str, int]) -> dict[str, Any]:
     return {"deals": deals, "match": won, "times": times, "cpus": cpus}
 
 
-def pairing(tested: str, other: str, deals: int, workers: int, first_seed: int = 0) -> dict[str, Any]:
+def pairing(
+    tested: str, other: str, deals: int, workers: int, first_seed: int = 0, budget: float | None = None
+) -> dict[str, Any]:
     won_deals = total_deals = won_matches = matches = 0
     times: list[float] = []
     cpus: list[float] = []
     seed = first_seed
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # one worker: in this process (no pool), so a run at nice 19 is one busy core at most
+    pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
+    mapper = map if pool is None else pool.map
+    try:
         while total_deals < deals:
-            batch = [(tested, other, s) for s in range(seed, seed + 2 * workers)]
+            batch = [(tested, other, s, budget) for s in range(seed, seed + 2 * workers)]
             seed += len(batch)
-            for out in pool.map(play_match, batch):
+            for out in mapper(play_match, batch):
                 won_deals += sum(out["deals"])
                 total_deals += len(out["deals"])
                 won_matches += out["match"]
                 matches += 1
                 times.extend(out["times"])
                 cpus.extend(out["cpus"])
+    finally:
+        if pool is not None:
+            pool.shutdown()
     times.sort()
     cpus.sort()
     return {
@@ -101,11 +113,14 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--pairings", nargs="*", default=["hard:easy", "hard:normal", "normal:easy"])
+    parser.add_argument("--budget-ms", type=float, default=None)
+    parser.add_argument("--seed0", type=int, default=0)
     args = parser.parse_args()
+    budget = None if args.budget_ms is None else args.budget_ms / 1000
     for item in args.pairings:
         tested, other = item.split(":")
         start = time.perf_counter()
-        out = pairing(tested, other, args.deals, args.workers)
+        out = pairing(tested, other, args.deals, args.workers, args.seed0, budget)
         (wd, nd), (wm, nm) = out["deals"], out["matches"]
         dlo, dhi = wilson(wd, nd)
         mlo, mhi = wilson(wm, nm)

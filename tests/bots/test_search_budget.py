@@ -15,12 +15,17 @@ from typing import Any
 
 from cardgames.bots import decide, get_bot
 from cardgames.bots.budget import Budget, Deadline
+from cardgames.bots.guandan import search as guandan_search
+from cardgames.bots.guandan.common import parse as guandan_parse
+from cardgames.bots.guandan.policies import HardBot as GuandanHard
+from cardgames.bots.guandan.policies import NormalBot as GuandanNormal
 from cardgames.bots.puteo import BOTS as PUTEO_BOTS
 from cardgames.bots.puteo import HardBot as PuteoHard
 from cardgames.engines import get_engine
 from cardgames.engines.puteo.cards import CODES
 
 PUTEO = get_engine("puteo")
+GUANDAN = get_engine("guandan")
 A, B, C, D = 0, 1, 2, 3
 
 
@@ -132,7 +137,9 @@ def test_the_budget_reaches_only_the_bots_that_search() -> None:
     for level in ("easy", "normal"):
         assert not hasattr(get_bot("puteo", level, budget=budget), "budget")
         assert not hasattr(get_bot("pika", level, budget=budget), "budget")
-    for game in ("one_card", "pika", "skyjo", "guandan"):  # hard bots that do not search take no budget
+    assert isinstance(get_bot("guandan", "hard", budget=budget), GuandanHard)
+    assert get_bot("guandan", "hard", budget=budget).budget == budget  # type: ignore[attr-defined]
+    for game in ("one_card", "pika", "skyjo"):  # hard bots that do not search take no budget
         assert not hasattr(get_bot(game, "hard", budget=budget), "budget")
 
 
@@ -166,3 +173,107 @@ def test_timed_hard_bots_play_whole_games_legally_in_every_mode() -> None:
             action, _ = bots[seat].choose(PUTEO.view(state, seat), legal, random.Random(seed), {})
             assert action in legal
             state = PUTEO.apply(state, seat, action)[0]
+
+
+# -- Guandan ---------------------------------------------------------------------------------------
+def guandan_endgame(seed: int) -> tuple[Any, int]:
+    """A seeded deal played by normal bots until a seat follows an opponent with a choice, the
+    active hands holding few enough cards for the search to run without a budget."""
+    state = GUANDAN.new_game(4, seed=seed, options={"turn_seconds": None})
+    normal = GuandanNormal()
+    while True:
+        seat = GUANDAN.to_act(state)[0]
+        view, legal = GUANDAN.view(state, seat), GUANDAN.legal_actions(state, seat)
+        if view["phase"] == "play":
+            ctx = guandan_parse(view, legal)
+            held = sum(guandan_search._unseen(ctx)) + sum(ctx.hand)
+            following = ctx.table is not None and ctx.table_seat != ctx.partner
+            if following and len(ctx.moves) > 2 and held <= guandan_search.FIXED_MAX_CARDS:
+                return state, seat
+        action, _ = normal.choose(view, legal, random.Random(0), {})
+        assert action is not None
+        state = GUANDAN.apply(state, seat, action)[0]
+
+
+def hidden_cards_dealt_again(state: Any, seat: int, seed: int) -> Any:
+    """The same position with the cards ``seat`` cannot see dealt again to the others, each keeping
+    its hand's size (GD-60: sizes are public, at 10 or fewer)."""
+    other = GUANDAN.load(GUANDAN.dump(state))
+    seats = [s for s in range(4) if s != seat]
+    pool = [c for s in seats for c, n in enumerate(other["hands"][s]) for _ in range(n)]
+    random.Random(seed).shuffle(pool)
+    start = 0
+    for s in seats:
+        size = sum(other["hands"][s])
+        hand = [0] * len(other["hands"][s])
+        for c in pool[start : start + size]:
+            hand[c] += 1
+        other["hands"][s] = hand
+        start += size
+    return other
+
+
+def guandan_choices(state: Any, seat: int, seeds: range, **bot: Any) -> Counter[str]:
+    choices: Counter[str] = Counter()
+    for seed in seeds:
+        view, legal = GUANDAN.view(state, seat), GUANDAN.legal_actions(state, seat)
+        action, _ = GuandanHard(**bot).choose(view, legal, random.Random(seed), {})
+        assert action in legal
+        choices[str(action.get("cards"))] += 1
+    return choices
+
+
+def test_guandan_hard_search_depends_only_on_the_view_gd60(monkeypatch: Any) -> None:
+    played_out = [0]
+    play_out = guandan_search.play_out
+
+    def counted(*args: Any, **kwargs: Any) -> float | None:
+        played_out[0] += 1
+        return play_out(*args, **kwargs)
+
+    monkeypatch.setattr(guandan_search, "play_out", counted)
+    for deal in (0, 1, 2):
+        # given: two positions that differ only in the cards the seat to act cannot see
+        first, seat = guandan_endgame(deal)
+        second = hidden_cards_dealt_again(first, seat, seed=deal)
+        assert GUANDAN.view(first, seat) == GUANDAN.view(second, seat)
+        assert first["hands"] != second["hands"]
+        # when: the hard bot (no budget: its fixed-size search) decides from each, seed for seed
+        before = played_out[0]
+        choices = guandan_choices(first, seat, range(8))
+        # then: it did search, and the same choice for every seed: the same distribution
+        assert played_out[0] > before
+        assert choices == guandan_choices(second, seat, range(8))
+
+
+def test_a_budgeted_guandan_hard_bot_stops_at_its_deadline() -> None:
+    state, seat = guandan_endgame(0)
+    view, legal = GUANDAN.view(state, seat), GUANDAN.legal_actions(state, seat)
+    clock = FakeClock(0.001)
+    action, _ = GuandanHard(budget=Budget(0.005, clock)).choose(view, legal, random.Random(0), {})
+    assert action in legal
+    assert clock.reads <= 12  # a few play-outs at most, each looking at the clock
+
+
+def test_a_guandan_hard_bot_with_no_time_left_makes_its_heuristic_move() -> None:
+    state, seat = guandan_endgame(1)
+    view, legal = GUANDAN.view(state, seat), GUANDAN.legal_actions(state, seat)
+    timed, _ = GuandanHard(budget=Budget(0.0, FakeClock(0.001))).choose(view, legal, random.Random(0), {})
+    heuristic = GuandanHard()
+    heuristic.flags = GuandanHard.flags - {"search"}
+    assert timed == heuristic.choose(view, legal, random.Random(0), {})[0]
+
+
+def test_a_timed_guandan_hard_team_plays_a_deal_legally() -> None:
+    # a 1 ms budget on the real clock: every answer legal, whatever the search managed
+    bots = [
+        GuandanHard(budget=Budget(0.001, time.perf_counter)) if s % 2 == 0 else GuandanNormal()
+        for s in range(4)
+    ]
+    state = GUANDAN.new_game(4, seed=5, options={"turn_seconds": None})
+    while GUANDAN.view(state, None)["phase"] == "play":
+        seat = GUANDAN.to_act(state)[0]
+        legal = GUANDAN.legal_actions(state, seat)
+        action, _ = bots[seat].choose(GUANDAN.view(state, seat), legal, random.Random(5), {})
+        assert action in legal
+        state = GUANDAN.apply(state, seat, action)[0]

@@ -11,8 +11,10 @@
   unless that play empties its own hand; feeds a partner left with one or two
   cards), avoids leading singles or pairs into an opponent with that few cards,
   card counting (closes out with plays no unseen card can beat: jokers, level
-  cards, wildcards and bombs seen), and an endgame search over plausible hidden
-  hands (search module).
+  cards, wildcards and bombs seen). Then a determinized search (search module):
+  its heuristic move and a few alternatives are played out by the normal policy
+  on sampled hidden hands, and a clearly better alternative overrules it. Given a
+  time budget it samples until its deadline; without one, a small fixed search.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardgames.bots.budget import Budget, Deadline
 from cardgames.bots.memoryless import Memoryless
 from cardgames.engines.guandan.cards import BJ, RJ, rank_power
 from cardgames.engines.guandan.combos import (
@@ -47,6 +50,10 @@ class _Base(Memoryless):
     def act(
         self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
     ) -> dict[str, Any] | None:
+        return self.act_by(view, legal, rng, Deadline(None))
+
+    def act_by(self, view: JSON, legal: list[JSON], rng: random.Random, deadline: Deadline) -> JSON | None:
+        """``act`` with the moment the answer is due (only a searching bot looks at it)."""
         if not legal:
             return None
         kinds = {a["type"] for a in legal}
@@ -57,10 +64,12 @@ class _Base(Memoryless):
         ctx = parse(view, legal)
         if not ctx.moves:
             return PASS
-        if ctx.table is None:
-            return self.lead(ctx, rng).action
-        move = self.follow(ctx, rng)
+        move = self.play(ctx, rng, deadline)
         return PASS if move is None else move.action
+
+    def play(self, ctx: Ctx, rng: random.Random, deadline: Deadline) -> Move | None:
+        """The play to make (None: pass)."""
+        return self.lead(ctx, rng) if ctx.table is None else self.follow(ctx, rng)
 
     def lead(self, ctx: Ctx, rng: random.Random) -> Move:
         raise NotImplementedError
@@ -196,7 +205,11 @@ class NormalBot(_Base):
 
 
 class HardBot(NormalBot):
-    """Normal, plus partnership, bomb timing, card counting and an endgame search."""
+    """Normal, plus partnership, bomb timing, card counting, and a determinized search (``search``)
+    that may overrule those heuristics when its play-outs say so clearly."""
+
+    #: it takes a time budget (``cardgames.bots.get_bot``)
+    searches = True
 
     #: measured with bench/guandan_bots.py over 300–600 deals each: answering harder when an
     #: opponent is close, bombing at 4–5 cards left, sparing jokers and level cards early, and
@@ -205,12 +218,26 @@ class HardBot(NormalBot):
     kind_leads = True  # +6–7 points of deals against normal (bench/guandan_bots.py)
     slack = 1.2  # answers opponents more readily than normal (0.3 … 3.5 measured; 1.2 did best)
 
-    def lead(self, ctx: Ctx, rng: random.Random) -> Move:
-        from .search import endgame_choice
+    def __init__(self, *, budget: Budget | None = None) -> None:
+        """``budget`` None: the search's fixed size in small positions, no clock (deterministic)."""
+        self.budget = budget
 
-        searched = endgame_choice(ctx, rng) if "search" in self.flags else None
-        if searched is not None:
-            return searched
+    def act(
+        self, view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random
+    ) -> dict[str, Any] | None:
+        return self.act_by(view, legal, rng, Deadline(self.budget))  # the clock starts when asked
+
+    def play(self, ctx: Ctx, rng: random.Random, deadline: Deadline) -> Move | None:
+        move = super().play(ctx, rng, deadline)
+        partner = ctx.table is not None and ctx.table_seat == ctx.partner  # never overtaken
+        out = move is not None and len(move.cards) == sum(ctx.hand)  # going out: nothing to weigh
+        if "search" in self.flags and not partner and not out:
+            from .search import search
+
+            move = search(ctx, move, rng, deadline)
+        return move
+
+    def lead(self, ctx: Ctx, rng: random.Random) -> Move:
         partner_count = ctx.counts[ctx.partner] if ctx.partner not in ctx.finished else None
         opp_min = ctx.min_opponent_count()
         if "feed" in self.flags and partner_count is not None and partner_count <= 2 and opp_min > 2:
@@ -246,11 +273,6 @@ class HardBot(NormalBot):
             return done
         if ctx.table_seat == ctx.partner:
             return None  # never overtake the partner's winning play
-        from .search import endgame_search
-
-        searched = endgame_search(ctx, rng) if "search" in self.flags else None
-        if searched is not None:
-            return searched[0]
         return self.answer(ctx, self.slack) or self.bomb_if_needed(ctx, threshold=3)
 
 

@@ -1,146 +1,185 @@
-"""Endgame search of the hard Guandan bot: sample the hidden hands, play each lead out.
+"""The hard Guandan bot's determinized search: deal the hidden cards, play each candidate out.
 
-When few cards are left and every other hand's size is public (GD-60: counts of
-10 or fewer are shown), the unseen cards (108 minus our hand, the discards and
-the current trick) are dealt at random to the other active players, and each
-candidate lead is played out in every sample with a fast greedy policy. The
-lead with the best average finishing score for our team wins. Sample and
-candidate counts are fixed (no clock: a bot must be deterministic), sized to
-stay far below 200 ms per move.
+Only the seat's information is used: the unseen cards are 108 minus its hand, the discards and
+the current trick (all public, GD-58), dealt at random to the other active seats by their
+counts (public at 10 or fewer, GD-60; larger hands share what is left evenly). Each candidate
+(hard's heuristic move, the lowest play of every other kind its plan holds, or when following:
+a pass, the cheapest answers and the weakest bomb) is played out on the same sampled deals
+with the normal policy for all four seats (``rollout``), and scored by the levels the deal
+gives our team. The search overrules hard's heuristic move only when a candidate's mean paired
+difference against it is ``GATE`` standard errors above zero: with few play-outs the best mean
+is mostly noise, and hard's heuristics already beat normal.
+
+Without a budget the search plays ``FIXED_ROWS`` sampled deals and only in small positions,
+so the bot stays deterministic and fast (tests, fingerprints); with one it samples until its
+deadline (``cardgames.bots.budget``), abandoning a play-out that runs past it.
 """
 
 from __future__ import annotations
 
+import math
 import random
 
-from cardgames.engines.guandan.combos import BOMB, Interp, beats, bomb_strength, main_power
-from cardgames.engines.guandan.movegen import legal_plays
+from cardgames.bots.budget import Deadline
+from cardgames.engines.guandan.combos import bomb_strength
 
-from .common import Ctx, Move, distinct
+from .common import Ctx, Move, distinct, signature
+from .rollout import play_out
 
-MAX_HAND = 6  # search only when our hand is this small …
-MAX_UNSEEN = 24  # … and the hidden cards are few
-CANDIDATES = 4
-SAMPLES = 6
+#: sampled deals per decision without a budget, and the positions searched then (cards still held
+#: by the active seats): small enough that a bot with no clock stays fast (CPU p99 ≈ 30 ms)
+FIXED_ROWS = 6
+FIXED_MAX_CARDS = 40
+#: sampled deals at most with a budget (a clock that never runs out must not loop for ever)
+MAX_ROWS = 400
+MIN_ROWS = 4
+#: standard errors by which a candidate's paired mean must beat hard's move to overrule it (0, 1
+#: and 2 measured at 20–30 ms a decision: 1 did best, docs/bots.md)
+GATE = 1.0
+MAX_CANDIDATES = 5
 
 
-def endgame_choice(ctx: Ctx, rng: random.Random) -> Move | None:
-    """The best lead, or (following) the best answer where None = pass; None also when no search."""
-    choice = endgame_search(ctx, rng)
-    return choice[0] if choice else None
-
-
-def endgame_search(ctx: Ctx, rng: random.Random) -> tuple[Move | None] | None:
-    """(move,) with move None for a pass, or None when the position is not searched."""
-    if sum(ctx.hand) > MAX_HAND:
-        return None
+def search(ctx: Ctx, default: Move | None, rng: random.Random, deadline: Deadline) -> Move | None:
+    """The move to make: ``default`` (hard's heuristic move, None = pass) unless the search finds
+    a candidate clearly better on the sampled deals."""
+    if not deadline.timed and _cards_held(ctx) > FIXED_MAX_CARDS:
+        return default
+    candidates = _candidates(ctx, default)
+    if len(candidates) <= 1:
+        return default
     others = [s for s in range(4) if s != ctx.seat and s not in ctx.finished]
-    sizes = [ctx.counts[s] for s in others]
-    if any(n is None for n in sizes):
-        return None
+    sizes = _hidden_sizes(ctx, others)
+    if sizes is None:
+        return default
+    pool = [c for c, n in enumerate(_unseen(ctx)) for _ in range(n)]
+    passes = _passes(ctx)
+    stop = deadline.passed if deadline.timed else None
+    rows: list[list[float]] = []
+    for _ in range(MAX_ROWS if deadline.timed else FIXED_ROWS):
+        if deadline.passed():
+            break
+        hands = _deal(ctx, others, sizes, pool, rng)
+        row: list[float] = []
+        for move in candidates:
+            value = play_out(
+                [list(h) for h in hands],
+                ctx.level,
+                ctx.seat,
+                move,
+                ctx.table,
+                ctx.table_seat,
+                passes,
+                ctx.finished,
+                stop,
+            )
+            if value is None:
+                break
+            row.append(value)
+        if len(row) < len(candidates):
+            break  # the deadline came mid-row: the row is not a paired comparison, drop it
+        rows.append(row)
+    return _gated(candidates, rows)
+
+
+def _gated(candidates: list[Move | None], rows: list[list[float]]) -> Move | None:
+    """The candidate whose mean paired difference against ``candidates[0]`` (the default) is the
+    largest, if it clears ``GATE`` standard errors; else the default."""
+    n = len(rows)
+    if n < MIN_ROWS:
+        return candidates[0]
+    best, best_mean = 0, 0.0
+    for i in range(1, len(candidates)):
+        diffs = [row[i] - row[0] for row in rows]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        se = math.sqrt(var / n)
+        if mean > GATE * se and mean > best_mean:
+            best, best_mean = i, mean
+    return candidates[best]
+
+
+def _candidates(ctx: Ctx, default: Move | None) -> list[Move | None]:
+    """Hard's move first, then the alternatives worth a play-out (distinct up to suits)."""
+    out: list[Move | None] = [default]
+    seen = {None if default is None else signature(default, ctx.level)}
+
+    def add(move: Move | None) -> None:
+        key = None if move is None else signature(move, ctx.level)
+        if key not in seen and len(out) < MAX_CANDIDATES:
+            seen.add(key)
+            out.append(move)
+
+    plain = [m for m in distinct(ctx.moves, ctx.level) if not m.bomb]
+    bombs = sorted(
+        (m for m in ctx.moves if m.bomb), key=lambda m: (bomb_strength(m.interp, ctx.level), m.cards)
+    )
+    if ctx.table is not None:
+        add(None)
+        for m in sorted(plain, key=lambda m: (ctx.cost_after(m), ctx.power(m)))[:2]:
+            add(m)
+        if bombs:
+            add(bombs[0])
+        return out
+    from .policies import best_fit, planned_interps
+
+    by_kind: dict[int, list[Move]] = {}
+    for key in planned_interps(ctx):
+        for m in plain:
+            if (m.interp[0], m.interp[1]) == key:
+                by_kind.setdefault(key[0], []).append(m)
+    for kind in sorted(by_kind, key=lambda k: -len(by_kind[k])):
+        add(best_fit(ctx, [min(by_kind[kind], key=ctx.power)]))
+    if not by_kind and bombs:
+        add(bombs[0])
+    return out
+
+
+def _unseen(ctx: Ctx) -> list[int]:
     from .policies import unseen_counts
 
-    unseen = unseen_counts(ctx)
-    pool = [c for c, n in enumerate(unseen) for _ in range(n)]
-    known = [n for n in sizes if n is not None]
-    if len(pool) != sum(known) or len(pool) > MAX_UNSEEN:
-        return None  # the view does not pin the hidden cards down (should not happen)
-    moves = sorted(distinct(ctx.moves, ctx.level), key=lambda m: (m.bomb, -len(m.cards), ctx.power(m)))
-    if ctx.table is not None:  # following: the cheapest answers, the weakest bomb, or a pass
-        plain = sorted((m for m in moves if not m.bomb), key=ctx.power)[: CANDIDATES - 2]
-        bombs = sorted((m for m in moves if m.bomb), key=lambda m: bomb_strength(m.interp, ctx.level))[:1]
-        candidates: list[Move | None] = [None, *plain, *bombs]
-    else:
-        candidates = list(moves[:CANDIDATES])
-    if len(candidates) <= 1:
-        return (candidates[0],) if candidates else None
-    samples = []
-    for _ in range(SAMPLES):
-        rng.shuffle(pool)
-        hands = [[0] * 54 for _ in range(4)]
-        hands[ctx.seat] = list(ctx.hand)
-        start = 0
-        for seat, n in zip(others, known, strict=True):
-            for c in pool[start : start + n]:
-                hands[seat][c] += 1
-            start += n
-        samples.append(hands)
+    return unseen_counts(ctx)
+
+
+def _cards_held(ctx: Ctx) -> int:
+    """Cards still held by the active seats (ours counted exactly, hidden ones by the pool)."""
+    return sum(_unseen(ctx)) + sum(ctx.hand)
+
+
+def _hidden_sizes(ctx: Ctx, others: list[int]) -> list[int] | None:
+    """Each other active seat's hand size: public at 10 or fewer (GD-60); the unseen cards left
+    are shared evenly by the larger hands. None when the counts do not add up."""
+    total = sum(_unseen(ctx))
+    known = [ctx.counts[s] for s in others]
+    rest = total - sum(n for n in known if n is not None)
+    unknown = [i for i, n in enumerate(known) if n is None]
+    if rest < 0 or (not unknown and rest != 0):
+        return None
+    sizes = [n or 0 for n in known]
+    for j, i in enumerate(unknown):
+        sizes[i] = rest // len(unknown) + (j < rest % len(unknown))
+    return sizes
+
+
+def _deal(
+    ctx: Ctx, others: list[int], sizes: list[int], pool: list[int], rng: random.Random
+) -> list[list[int]]:
+    rng.shuffle(pool)
+    hands = [[0] * 54 for _ in range(4)]
+    hands[ctx.seat] = list(ctx.hand)
+    start = 0
+    for seat, n in zip(others, sizes, strict=True):
+        hand = hands[seat]
+        for c in pool[start : start + n]:
+            hand[c] += 1
+        start += n
+    return hands
+
+
+def _passes(ctx: Ctx) -> int:
+    """Passes since the table's play (the trick's last entries)."""
     passes = 0
     for entry in reversed(ctx.view.get("trick") or []):
         if "cards" in entry:
             break
         passes += 1
-    best: tuple[float, Move | None] | None = None
-    for move in candidates:
-        total = 0.0
-        for hands in samples:
-            total += _rollout(ctx, [list(h) for h in hands], move, passes)
-        if best is None or total > best[0]:
-            best = (total, move)
-    return (best[1],) if best else None
-
-
-def _rollout(ctx: Ctx, hands: list[list[int]], first: Move | None, passes: int) -> float:
-    """Play the deal out greedily after our move (None: a pass); our team's score from the places."""
-    level = ctx.level
-    finished = list(ctx.finished)
-    seat = ctx.seat
-    table: Interp | None = ctx.table
-    owner = ctx.table_seat if ctx.table_seat is not None else seat
-    move_cards: tuple[int, ...] = first.cards if first is not None else ()
-    move_interp: Interp = first.interp if first is not None else (0, 0, -1, 0)
-    for _ in range(200):
-        if move_cards:
-            for c in move_cards:
-                hands[seat][c] -= 1
-            table, owner, passes = move_interp, seat, 0
-            if not any(hands[seat]):
-                finished.append(seat)
-                if len(finished) >= 3:
-                    break
-        else:
-            passes += 1
-        active = [s for s in range(4) if s not in finished]
-        need = len(active) - (0 if owner in finished else 1)
-        if passes >= need and table is not None and not move_cards:
-            # trick over: the owner leads, or its partner / the next player (GD-28, GD-29)
-            table = None
-            passes = 0
-            if owner not in finished:
-                seat = owner
-            elif (owner + 2) % 4 not in finished:
-                seat = (owner + 2) % 4
-            else:
-                seat = next(s for s in ((owner + k) % 4 for k in range(1, 4)) if s not in finished)
-        else:
-            seat = next(s for s in ((seat + k) % 4 for k in range(1, 4)) if s not in finished)
-        move_cards, move_interp = _greedy(hands[seat], level, table, owner, seat, hands)
-    remaining = [s for s in range(4) if s not in finished]
-    places = finished + remaining
-    team = ctx.seat & 1
-    score = 0.0
-    for place, s in enumerate(places):
-        if s & 1 == team:
-            score += (4 - place) ** 2
-    return score
-
-
-def _greedy(
-    hand: list[int], level: int, table: Interp | None, owner: int, seat: int, hands: list[list[int]]
-) -> tuple[tuple[int, ...], Interp]:
-    """Rollout policy: lead the biggest weakest play; answer opponents cheaply; bomb the nearly-out."""
-    plays = legal_plays(hand, level, table)
-    if table is None:
-        plain = [p for p in plays if p[1][0] < BOMB] or plays
-        cards, interp = min(plain, key=lambda p: (-len(p[0]), main_power(p[1], level)))
-        return cards, interp
-    if (owner - seat) % 2 == 0:
-        return (), table  # partner's trick
-    plain = [p for p in plays if p[1][0] < BOMB and beats(p[1], table, level)]
-    if plain:
-        return min(plain, key=lambda p: main_power(p[1], level))
-    if sum(hands[owner]) <= 3:
-        bombs = [p for p in plays if p[1][0] >= BOMB]
-        if bombs:
-            return min(bombs, key=lambda p: bomb_strength(p[1], level))
-    return (), table
+    return passes
