@@ -696,7 +696,9 @@ def _cmd_users(request: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _cmd_rooms(request: dict[str, Any]) -> list[dict[str, Any]]:
-    """``{"groups": [[user ids]], "per_group", "game"}``: waiting friends rooms, every seat taken."""
+    """``{"groups": [[user ids]], "per_group", "game"}``: waiting friends rooms, every seat taken.
+    With ``"bots": level`` and ``"players"``: bots rooms of each group's one user and bots of that
+    level in the other seats (PF-13)."""
     from django.contrib.auth import get_user_model
 
     from accounts.identity import player_for_user
@@ -708,6 +710,16 @@ def _cmd_rooms(request: dict[str, Any]) -> list[dict[str, Any]]:
         players = [player_for_user(users[i]) for i in group]
         tables = []
         for _ in range(int(request.get("per_group", 1))):
+            if request.get("bots"):
+                table = services.create_room(
+                    player=players[0],
+                    game=request.get("game", "one_card"),
+                    mode="bots",
+                    players=int(request["players"]),
+                    bot_level=request["bots"],
+                )
+                tables.append(table.pk)
+                continue
             table = services.create_room(
                 player=players[0], game=request.get("game", "one_card"), mode="friends", players=len(players)
             )

@@ -1,6 +1,7 @@
 """Load on live tables: N tables × 4 seats over real websockets, against a bare baseline.
 
     .venv/bin/python -m bench.tables [--levels 10 20 40 80] [--seconds 25] [--only tables|bare]
+    .venv/bin/python -m bench.tables --only tables --bots hard --game puteo --levels 1 2 4 8
 
 The stack is the multi-process test's (bench/live_harness.py): a fresh PostgreSQL database,
 a Redis db of its own, 2 daphne processes and 1 Celery worker with beat, TABLE_RUNNER=celery.
@@ -17,6 +18,11 @@ Per level it reports:
   ``stale`` race between two seats of a call window is counted apart), reconnects;
 - memory: RSS of every daphne and the worker (with its pool) over the level's start, per live
   table; each level runs on two daphnes started for it (``level_on_fresh_daphnes``).
+
+With ``--bots LEVEL`` each table is instead a bots room of ``--game`` (PF-13): one signed-in
+person and three bots of that level, which the worker moves (a hard El Puteo or Guandan bot thinks
+its whole budget, ``BOT_HARD_BUDGET_SECONDS``, out of the table's lock); the latency is the
+person's, the persisted actions are everybody's.
 
 Then the same levels against the bare baseline (bench/bare_asgi.py: one row written, a group
 of 4 told, no engine, no per-viewer view) on 2 daphne processes of its own. Levels stop at the
@@ -201,17 +207,36 @@ def _failures(level: Level, results: list[Any]) -> Level:
 _runs = itertools.count()
 
 
-def run_tables(stack: Stack, tables: int, *, warmup: float, seconds: float, base_rss: int) -> Level:
-    """N rooms of four users, each with its next rooms queued (a game lasts 24 actions or more)."""
+@dataclass(frozen=True)
+class Seating:
+    """What sits at each table: four people at One Card's friends rooms, or (``bots``) one
+    person and three bots of that level at a bots room of ``game``."""
+
+    game: str = "one_card"
+    bots: str | None = None
+
+    @property
+    def people(self) -> int:
+        return 1 if self.bots else 4
+
+    def rooms_request(self, groups: list[list[Any]], per_group: int) -> dict[str, Any]:
+        ids = [[u.user_id for u in g] for g in groups]
+        request = {"groups": ids, "per_group": per_group, "game": self.game}
+        if self.bots:
+            request.update(bots=self.bots, players=4)
+        return request
+
+
+def run_tables(
+    stack: Stack, tables: int, *, warmup: float, seconds: float, base_rss: int, seating: Seating = Seating()
+) -> Level:
+    """N rooms, each with its next rooms queued (a One Card game lasts 24 actions or more)."""
     games_per_slot = max(2, math.ceil((warmup + seconds) / 24) + 1)
     prefix = f"t{next(_runs)}_"  # a run's own users: levels may repeat a table count
-    users = sessions_from(stack.django("users", {"prefix": prefix, "count": 4 * tables}, timeout=900))
-    groups = [users[4 * i : 4 * i + 4] for i in range(tables)]
-    rooms = stack.django(
-        "rooms",
-        {"groups": [[u.user_id for u in g] for g in groups], "per_group": games_per_slot},
-        timeout=900,
-    )
+    people = seating.people
+    users = sessions_from(stack.django("users", {"prefix": prefix, "count": people * tables}, timeout=900))
+    groups = [users[people * i : people * i + people] for i in range(tables)]
+    rooms = stack.django("rooms", seating.rooms_request(groups, games_per_slot), timeout=900)
     ports = stack.ports
     done = [0]
 
@@ -285,9 +310,11 @@ ASGI = {"tables": "config.asgi:application", "bare": "bench.bare_asgi:applicatio
 _rooms = iter(range(1, 10**9, 10**5))  # the bare baseline's room numbers, a fresh block per run
 
 
-def _run(stack: Stack, system: str, n: int, *, warmup: float, seconds: float, base_rss: int) -> Level:
+def _run(
+    stack: Stack, system: str, n: int, *, warmup: float, seconds: float, base_rss: int, seating: Seating
+) -> Level:
     if system == "tables":
-        return run_tables(stack, n, warmup=warmup, seconds=seconds, base_rss=base_rss)
+        return run_tables(stack, n, warmup=warmup, seconds=seconds, base_rss=base_rss, seating=seating)
     return run_bare(stack, n, warmup=warmup, seconds=seconds, base_rss=base_rss, first_room=next(_rooms))
 
 
@@ -298,9 +325,10 @@ def level_on_fresh_daphnes(stack: Stack, system: str, n: int, args: argparse.Nam
     stack.stop_daphnes()
     stack.daphnes = [stack.start_daphne(asgi=ASGI[system]) for _ in range(2)]
     time.sleep(1)
-    _run(stack, system, 4, warmup=3, seconds=5, base_rss=0)  # code loaded, pools and threads open
+    seating = Seating(game=args.game, bots=args.bots)
+    _run(stack, system, 4, warmup=3, seconds=5, base_rss=0, seating=seating)  # code loaded, pools open
     base = sum(stack.rss_kb().values())
-    level = _run(stack, system, n, warmup=args.warmup, seconds=args.seconds, base_rss=base)
+    level = _run(stack, system, n, warmup=args.warmup, seconds=args.seconds, base_rss=base, seating=seating)
     level.base_rss_kb = base
     return level
 
@@ -338,7 +366,13 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=8.0, help="seconds before measuring")
     parser.add_argument("--only", choices=["tables", "bare"], default=None)
     parser.add_argument("--json", default="", help="write the figures to this file")
+    parser.add_argument("--game", default="one_card", help="the game of --bots rooms")
+    parser.add_argument(
+        "--bots", choices=["easy", "normal", "hard"], default=None, help="one person and three bots a table"
+    )
     args = parser.parse_args()
+    if args.game != "one_card" and not args.bots:
+        parser.error("--game needs --bots (the people's rooms are One Card's)")
 
     print(f"load before: {os.getloadavg()}  cores: {os.cpu_count()}", flush=True)
     report: dict[str, Any] = {"load_before": os.getloadavg()}
