@@ -219,9 +219,9 @@ class Seating:
     def people(self) -> int:
         return 1 if self.bots else 4
 
-    def rooms_request(self, groups: list[list[Any]], per_group: int) -> dict[str, Any]:
-        ids = [[u.user_id for u in g] for g in groups]
-        request = {"groups": ids, "per_group": per_group, "game": self.game}
+    def rooms_request(self, groups: list[list[int]], per_group: int) -> dict[str, Any]:
+        """The harness's ``rooms`` command for tables of these users (ids, one group a table)."""
+        request = {"groups": groups, "per_group": per_group, "game": self.game}
         if self.bots:
             request.update(bots=self.bots, players=4)
         return request
@@ -236,7 +236,8 @@ def run_tables(
     people = seating.people
     users = sessions_from(stack.django("users", {"prefix": prefix, "count": people * tables}, timeout=900))
     groups = [users[people * i : people * i + people] for i in range(tables)]
-    rooms = stack.django("rooms", seating.rooms_request(groups, games_per_slot), timeout=900)
+    ids = [[u.user_id for u in g] for g in groups]
+    rooms = stack.django("rooms", seating.rooms_request(ids, games_per_slot), timeout=900)
     ports = stack.ports
     done = [0]
 

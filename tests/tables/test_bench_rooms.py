@@ -13,14 +13,9 @@ from cardgames.tables.models import Seat, Table
 pytestmark = pytest.mark.django_db
 
 
-class _User:
-    def __init__(self, user_id: int) -> None:
-        self.user_id = user_id
-
-
-def _users(count: int) -> list[_User]:
+def _users(count: int) -> list[int]:
     model = get_user_model()
-    return [_User(model.objects.create_user(username=f"bench{i}", password=None).pk) for i in range(count)]
+    return [model.objects.create_user(username=f"bench{i}", password=None).pk for i in range(count)]
 
 
 def test_a_hard_bots_seating_makes_bots_rooms_of_one_person_and_three_hard_bots() -> None:
