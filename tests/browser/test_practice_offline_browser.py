@@ -53,9 +53,15 @@ def open_table(page: Any, server: str, game: str) -> None:
     page.locator("#table-app[data-status=playing]").wait_for()
 
 
-def quiet_turn(env: dict[str, Any]) -> bool:
-    """The person's turn with nothing timed: a reload now must bring back this very table."""
-    return env["to_act"] == [env["you"]["seat"]] and not env["timers"] and env["status"] == "playing"
+def quiet_turn(page: Any) -> dict[str, Any] | None:
+    """The envelope when it is the person's turn with nothing timed and no move of theirs on its
+    way to the worker (the page disables its legal controls until the answer comes, so that is
+    looked at first): a reload now must bring back this very table. None otherwise."""
+    if page.locator("#game-area .legal[disabled]").count():
+        return None
+    env = envelope(page)
+    quiet = env["to_act"] == [env["you"]["seat"]] and not env["timers"] and env["status"] == "playing"
+    return env if quiet else None
 
 
 def step(page: Any, game: str, seen: Counter[str]) -> None:
@@ -133,8 +139,8 @@ def test_pf62_a_whole_game_offline_by_clicking_and_a_reload_mid_game(browser, se
         page.locator(f"{RESULT}, {LEGAL}, [data-testid=gd-pass]").first.wait_for(timeout=60_000)
         if page.locator(RESULT).count():
             break
-        env = envelope(page)
-        if not reloaded and sum(seen.values()) >= 4 and quiet_turn(env):
+        env = quiet_turn(page) if not reloaded and sum(seen.values()) >= 4 else None
+        if env is not None:
             page.screenshot(path=str(SCREENSHOTS / f"practice-{game}-390.png"), full_page=True)
             page.reload()  # offline: the page from the cache, the table from IndexedDB
             page.get_by_test_id("practice-loading").wait_for(state="hidden", timeout=60_000)
