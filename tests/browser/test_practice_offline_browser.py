@@ -32,7 +32,11 @@ SETUPS = {
     "skyjo": "players=2",
     "guandan": "players=4&start_levels=A,A",
 }
-GAME_SECONDS = 300
+#: how long a whole game may take here. Guandan's match set up at A ends only in a deal whose winner's
+#: partner is not last (GD-42, GD-43): about two deals in three, so one match in 27 needs four deals
+#: or more, at over a minute each on a loaded CI box
+GAME_SECONDS = {"guandan": 900}
+GAME_SECONDS_DEFAULT = 300
 
 
 def envelope(page: Any) -> dict[str, Any]:
@@ -134,7 +138,8 @@ def test_pf62_a_whole_game_offline_by_clicking_and_a_reload_mid_game(browser, se
     assert page.get_by_test_id("practice-note").is_visible()  # PF-13: nothing earned, said so
     seen: Counter[str] = Counter()
     reloaded = False
-    deadline = time.monotonic() + GAME_SECONDS
+    limit = GAME_SECONDS.get(game, GAME_SECONDS_DEFAULT)
+    deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         page.locator(f"{RESULT}, {LEGAL}, [data-testid=gd-pass]").first.wait_for(timeout=60_000)
         if page.locator(RESULT).count():
@@ -155,7 +160,7 @@ def test_pf62_a_whole_game_offline_by_clicking_and_a_reload_mid_game(browser, se
             continue
         step(page, game, seen)
     else:
-        raise AssertionError(f"{game}: practice game not over after {GAME_SECONDS} s: {dict(seen)}")
+        raise AssertionError(f"{game}: practice game not over after {limit} s: {dict(seen)}")
 
     env = envelope(page)
     assert env["status"] == "finished" and env["result"] and env["mode"] == "practice"
